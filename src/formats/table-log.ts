@@ -1,0 +1,170 @@
+// The table log (DESIGN §4): newline-delimited JSON, one TableEvent a line.
+import { type Seat, isSeat } from '../cards/seat.js';
+import { tryParseCard, suitIndex } from '../cards/card.js';
+import { parseDeal } from '../cards/deal.js';
+
+interface Stamped {
+  /** Strictly increasing sequence number; optional in hand-written logs. */
+  seq?: number;
+  /** ISO time; optional in hand-written logs. */
+  at?: string;
+}
+
+export interface DealEvent extends Stamped {
+  type: 'deal';
+  board?: number;
+  variant?: string;
+  dealer?: Seat;
+  /** PBN deal from the tray record; enables live renounce detection. */
+  hands?: string;
+  /** What the tray's trump slip says (overplay), e.g. "H5". */
+  trumpSlip?: string;
+  /** Extension: a trump suit declared for the sitting, no trump turned (Dup. IV.11, memory duplicate). */
+  trump?: string;
+  /** Bridge contract: level, strain, declarer, optional X/XX, e.g. "4HE", "3NTSX". */
+  contract?: string;
+  vulnerable?: string;
+  /** The dummy seat(s) in the dummy games. */
+  dummy?: Seat | Seat[];
+  /** Seats in play when fewer than four (Humbug, Thirteen and the Odd). */
+  seats?: Seat[];
+  /** Extension: number of tables engaged, for Dup. IV.9-10 and V.1 (average score versus new deal). */
+  tables?: number;
+  /** Extension: true when this is an overplay of a deal already played at another table. */
+  overplay?: boolean;
+}
+
+export interface PlaceEvent extends Stamped { type: 'place'; seat: Seat; card: string }
+export interface LiftEvent extends Stamped { type: 'lift'; seat: Seat; card: string }
+export interface TrayEvent extends Stamped { type: 'tray'; code: string }
+export interface ClaimEvent extends Stamped { type: 'claim'; seat: Seat; tricks: number }
+
+/** Remedies a player may choose; the engine enforces the chosen one. */
+export type RemedyName =
+  | 'call-suit' | 'call-card' | 'highest' | 'lowest' | 'trump' | 'not-trump' | 'win'
+  | 'accept' | 'retract' | 'waive' | 'tricks' | 'points';
+
+/**
+ * Extension: the remedy chosen by the player entitled to it, e.g. the right-hand adversary calls a suit
+ * from the proper leader (Dup. VIII.2). `seat` is the player the remedy is exacted from.
+ */
+export interface RemedyEvent extends Stamped {
+  type: 'remedy';
+  by: Seat;
+  remedy: RemedyName;
+  seat?: Seat;
+  suit?: string;
+  card?: string;
+}
+
+/** Extension (Humbug): the player exchanges his hand for the one on his right before the first lead. */
+export interface ExchangeEvent extends Stamped { type: 'exchange'; seat: Seat }
+
+export type TableEvent =
+  | DealEvent | PlaceEvent | LiftEvent | TrayEvent | ClaimEvent | RemedyEvent | ExchangeEvent;
+
+export interface LogError { line: number; message: string }
+
+const REMEDIES: readonly string[] = [
+  'call-suit', 'call-card', 'highest', 'lowest', 'trump', 'not-trump', 'win', 'accept', 'retract', 'waive', 'tricks', 'points',
+];
+
+function seatField(o: Record<string, unknown>, f: string): string | null {
+  return isSeat(o[f]) ? null : `"${f}" must be one of N, E, S, W (got ${JSON.stringify(o[f])})`;
+}
+
+function cardField(o: Record<string, unknown>, f: string): string | null {
+  const v = o[f];
+  if (typeof v !== 'string') return `"${f}" must be a card such as "SA" or "HT" (got ${JSON.stringify(v)})`;
+  const r = tryParseCard(v);
+  return r.ok ? null : `"${f}": ${r.error}`;
+}
+
+/** Check one parsed object against the TableEvent shapes; returns a sentence naming the field, or null. */
+export function validateTableEvent(o: unknown): string | null {
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) return 'each line must be a JSON object';
+  const e = o as Record<string, unknown>;
+  if (e.seq !== undefined && !(Number.isInteger(e.seq) && (e.seq as number) >= 0)) return '"seq" must be a non-negative integer';
+  if (e.at !== undefined && (typeof e.at !== 'string' || Number.isNaN(Date.parse(e.at)))) return '"at" must be an ISO time string';
+  switch (e.type) {
+    case 'deal': {
+      if (e.board !== undefined && !(Number.isInteger(e.board) && (e.board as number) >= 0)) return '"board" must be a non-negative integer';
+      if (e.variant !== undefined && typeof e.variant !== 'string') return '"variant" must be a string';
+      if (e.dealer !== undefined) { const x = seatField(e, 'dealer'); if (x) return x; }
+      if (e.hands !== undefined) {
+        if (typeof e.hands !== 'string') return '"hands" must be a PBN deal string such as "N:AKQ.JT9.876.5432 ..."';
+        try { parseDeal(e.hands); } catch (err) { return `"hands": ${(err as Error).message}`; }
+      }
+      if (e.trumpSlip !== undefined) { const x = cardField(e, 'trumpSlip'); if (x) return x; }
+      if (e.trump !== undefined && (typeof e.trump !== 'string' || e.trump.length !== 1 || suitIndex(e.trump) < 0)) return '"trump" must be a suit letter S, H, D or C';
+      if (e.contract !== undefined && typeof e.contract !== 'string') return '"contract" must be a string such as "4HE"';
+      if (e.dummy !== undefined) {
+        const ds = Array.isArray(e.dummy) ? e.dummy : [e.dummy];
+        if (!ds.every(isSeat)) return '"dummy" must be a seat or a list of seats';
+      }
+      if (e.seats !== undefined && !(Array.isArray(e.seats) && e.seats.length >= 2 && e.seats.every(isSeat))) return '"seats" must list at least two seats';
+      if (e.tables !== undefined && !(Number.isInteger(e.tables) && (e.tables as number) >= 1)) return '"tables" must be a positive integer';
+      if (e.overplay !== undefined && typeof e.overplay !== 'boolean') return '"overplay" must be true or false';
+      return null;
+    }
+    case 'place':
+    case 'lift':
+      return seatField(e, 'seat') ?? cardField(e, 'card');
+    case 'tray':
+      return typeof e.code === 'string' && e.code.length > 0 ? null : '"code" must be the non-empty barcode text';
+    case 'claim':
+      return seatField(e, 'seat') ?? (Number.isInteger(e.tricks) && (e.tricks as number) >= 0 && (e.tricks as number) <= 13 ? null : '"tricks" must be an integer 0-13');
+    case 'remedy': {
+      const x = seatField(e, 'by');
+      if (x) return x;
+      if (typeof e.remedy !== 'string' || !REMEDIES.includes(e.remedy)) return `"remedy" must be one of ${REMEDIES.join(', ')}`;
+      if (e.seat !== undefined) { const y = seatField(e, 'seat'); if (y) return y; }
+      if (e.suit !== undefined && (typeof e.suit !== 'string' || suitIndex(e.suit) < 0)) return '"suit" must be S, H, D or C';
+      if (e.card !== undefined) { const y = cardField(e, 'card'); if (y) return y; }
+      return null;
+    }
+    case 'exchange':
+      return seatField(e, 'seat');
+    default:
+      return `"type" must be one of deal, place, lift, tray, claim, remedy, exchange (got ${JSON.stringify(e.type)})`;
+  }
+}
+
+/** Parse a table log; bad lines are reported with their line number and skipped, never thrown. */
+export function parseTableLog(text: string): { events: TableEvent[]; errors: LogError[] } {
+  const events: TableEvent[] = [];
+  const errors: LogError[] = [];
+  const lines = text.split(/\r?\n/);
+  let lastSeq = -1;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].trim();
+    if (line === '' || line.startsWith('//') || line.startsWith('#')) continue;
+    let obj: unknown;
+    try {
+      obj = JSON.parse(line);
+    } catch (err) {
+      errors.push({ line: i + 1, message: `not valid JSON: ${(err as Error).message}` });
+      continue;
+    }
+    const problem = validateTableEvent(obj);
+    if (problem) {
+      errors.push({ line: i + 1, message: problem });
+      continue;
+    }
+    const ev = obj as TableEvent;
+    if (ev.seq !== undefined) {
+      if (ev.seq <= lastSeq) {
+        errors.push({ line: i + 1, message: `"seq" ${ev.seq} is not greater than the previous ${lastSeq}` });
+        continue;
+      }
+      lastSeq = ev.seq;
+    }
+    events.push(ev);
+  }
+  return { events, errors };
+}
+
+/** Write events as a table log, one JSON object a line. */
+export function formatTableLog(events: readonly TableEvent[]): string {
+  return events.map((e) => JSON.stringify(e)).join('\n') + (events.length ? '\n' : '');
+}
