@@ -1,0 +1,771 @@
+// The play of one deal: a fold over place/lift/claim/remedy events that keeps the table state and the
+// findings. Pure: no I/O, no clock, no randomness. Physical events are interpreted here under the
+// table-log conventions of DESIGN §4; the code of laws rules on every irregularity.
+import { type Card, formatCard, parseCard, suitOf, rankOf, tryParseCard, suitIndex } from '../cards/card.js';
+import { type Hand, addCard, handCards, handSize, holds, removeCard } from '../cards/hand.js';
+import { type Deal, parseDeal } from '../cards/deal.js';
+import { type Seat, SEATS, leftOf, partnerOf, seatIndex } from '../cards/seat.js';
+import type { DealEvent, RemedyEvent } from '../formats/table-log.js';
+import type { DealResult, Finding, FindingKind, TrickRecord, VariantDescriptor } from './types.js';
+import type { Establishment, LawCode, PendingPenalty, RevokeRecord, RuleContext, Ruling } from './code.js';
+import { parseContract } from './contract.js';
+import { winningIndex } from './trick.js';
+
+interface PlayedTrick {
+  leader: number;
+  seats: number[];
+  cards: number[];
+  winner: number;
+}
+
+interface OpenRenounce {
+  seat: number;
+  trick: number;
+  suit: number;
+  card: number;
+  /** The card the offender failed to play was a penalty card (bridge L64B3). */
+  penaltyCard: boolean;
+}
+
+interface Liability {
+  seat: number;
+  law: string;
+}
+
+const TOTAL_TRICKS = 13;
+
+/** One deal in play. Mutated by the fold; every method is deterministic in its inputs. */
+export class DealPlay {
+  readonly variant: VariantDescriptor;
+  readonly code: LawCode;
+  readonly board: number | undefined;
+  readonly dealer: number;
+  readonly seats: number[];
+  readonly dummies: Set<number>;
+  readonly declarer: number;
+  readonly ctx: RuleContext;
+  /** Remaining hands when the tray record is known; null when unknown. */
+  readonly hands: Hand[] | null;
+  readonly original: Deal | null;
+  trump = -1;
+  readonly trumpSlip: number;
+  /** The turned trump card, -1 until turned (or when the trump is declared). */
+  turned = -1;
+  turnedInZone = false;
+  /** The trump card turned differs from the trump slip, and the overplay has not yet begun. */
+  private wrongTrumpOpen = false;
+  private openingLeadMade = false;
+
+  private readonly played = new Uint8Array(52);
+  readonly playedCount = [0, 0, 0, 0];
+  readonly tricks: PlayedTrick[] = [];
+  readonly tricksWon: [number, number] = [0, 0];
+  curSeats: number[] = [];
+  curCards: number[] = [];
+  private curFalseLead = false;
+  /** Seats that lawfully may withdraw their card from the current trick (Dup. X.3). */
+  private mayWithdraw: number[] = [];
+  properLeader: number;
+  private quitPending: { cards: number[]; lifted: number; trick: number } | null = null;
+  /** Unknown hands: trick (1-based) at which a seat showed out of a suit; 0 when it has not. */
+  private readonly voidShown = new Uint8Array(16);
+  private readonly voidCard = new Int8Array(16);
+  private readonly voidByCall = new Uint8Array(16);
+  private readonly openRenounces: OpenRenounce[] = [];
+  readonly revokes: RevokeRecord[] = [];
+  readonly liable = new Map<number, Liability>();
+  readonly penalties: PendingPenalty[] = [];
+  readonly findings: Finding[] = [];
+  readonly notes: string[] = [];
+  private claim: { side: number; tricks: number; seat: number; atTrick: number } | null = null;
+  private readonly exchanged = [false, false, false, false];
+  private penaltyChoice: 'tricks' | 'points' | undefined;
+  /** Cards physically face up in each seat's zone. */
+  readonly zones: Set<number>[] = [new Set(), new Set(), new Set(), new Set()];
+  private seq: number | undefined;
+  private fouled = false;
+
+  constructor(ev: DealEvent, variant: VariantDescriptor, code: LawCode) {
+    this.variant = variant;
+    this.code = code;
+    this.board = ev.board;
+    this.dealer = ev.dealer ? seatIndex(ev.dealer) : 3;
+    this.seats = (ev.seats ?? variant.seats).map(seatIndex).sort((a, b) => a - b);
+    let declarer = -1;
+    let dummies = (ev.dummy === undefined ? variant.dummies : Array.isArray(ev.dummy) ? ev.dummy : [ev.dummy]).map(seatIndex);
+    if (variant.trump === 'contract' && ev.contract) {
+      const c = parseContract(ev.contract);
+      if (c.ok) {
+        declarer = c.value.declarer;
+        this.trump = c.value.strain;
+        dummies = [partnerOf(declarer)];
+      } else {
+        this.notes.push(c.error);
+      }
+    }
+    if (ev.trump) this.trump = suitIndex(ev.trump);
+    this.declarer = declarer;
+    this.dummies = new Set(dummies);
+    this.trumpSlip = ev.trumpSlip ? parseCard(ev.trumpSlip) : -1;
+    this.ctx = {
+      seats: this.seats, dummies: this.dummies, declarer, dealer: this.dealer, trick: 1,
+      tables: ev.tables, overplay: ev.overplay ?? ev.trumpSlip !== undefined, totalTricks: TOTAL_TRICKS,
+    };
+    this.properLeader = this.firstLeader();
+    if (ev.hands) {
+      const deal = parseDeal(ev.hands);
+      this.original = deal;
+      this.hands = deal.every((h) => h !== null) ? deal.map((h) => [...h!] as Hand) : null;
+    } else {
+      this.original = null;
+      this.hands = null;
+    }
+    if (this.hands) {
+      for (const s of this.seats) {
+        const n = handSize(this.hands[s]);
+        if (n !== TOTAL_TRICKS) {
+          this.addFinding('wrong-card-count', s, this.code.handIrregularity(this.ctx, s, 'wrong-card-count'),
+            `${SEATS[s]}'s pocket of the tray holds ${n} cards, not 13`);
+        }
+      }
+    }
+  }
+
+  private firstLeader(): number {
+    switch (this.variant.firstLeader) {
+      case 'declarer-left': return this.declarer >= 0 ? leftOf(this.declarer) : leftOf(this.dealer);
+      case 'dealer-adversary': return this.nextSeat(this.dealer);
+      default: return this.nextSeat(this.dealer);
+    }
+  }
+
+  /** The next seat in play, clockwise. */
+  nextSeat(seat: number): number {
+    for (let i = 1; i <= 4; i++) {
+      const s = (seat + i) & 3;
+      if (this.seats.includes(s)) return s;
+    }
+    return seat;
+  }
+
+  /** Side index: N-S vs E-W with four seats; each player his own side in the two-handed games. */
+  sideOf(seat: number): number {
+    return this.seats.length === 2 ? this.seats.indexOf(seat) : seat & 1;
+  }
+
+  /** Partner of a seat (the player of a dummy, or the dummy of a player); the seat itself when two-handed. */
+  partner(seat: number): number {
+    return this.seats.length === 2 ? seat : partnerOf(seat);
+  }
+
+  /** The seat whose hand physically plays a seat's cards: a dummy's partner plays for it. */
+  controllerOf(seat: number): number {
+    return this.dummies.has(seat) ? this.partner(seat) : seat;
+  }
+
+  get trickNumber(): number {
+    return this.tricks.length + 1;
+  }
+
+  get isOver(): boolean {
+    return this.claim !== null || this.tricks.length >= TOTAL_TRICKS;
+  }
+
+  /** Whose turn it is, or null when the play is over. */
+  whoseTurn(): number | null {
+    if (this.isOver) return null;
+    if (this.curSeats.length === 0) return this.properLeader;
+    let s = this.curSeats[0];
+    for (let i = 0; i < this.seats.length; i++) {
+      if (!this.curSeats.includes(s)) return s;
+      s = this.nextSeat(s);
+    }
+    return null;
+  }
+
+  private addFinding(kind: FindingKind, seat: number, ruling: Ruling, detail?: string, card?: number, trick = this.trickNumber, extra?: Partial<Finding>): Finding {
+    const f: Finding = {
+      kind, seat: SEATS[seat], trick, law: ruling.law, remedies: ruling.remedies,
+      message: detail ? `${detail}. ${ruling.message}` : ruling.message,
+    };
+    if (card !== undefined && card >= 0) f.card = formatCard(card);
+    if (this.seq !== undefined) f.seq = this.seq;
+    if (extra) Object.assign(f, extra);
+    this.findings.push(f);
+    return f;
+  }
+
+  // ---------------------------------------------------------------- place
+
+  /** A card appears face up in a seat's zone. */
+  place(seat: number, cardText: string | undefined, seq?: number, tag?: string): void {
+    this.seq = seq;
+    const parsed = cardText === undefined ? null : tryParseCard(cardText);
+    if (!parsed || !parsed.ok) {
+      this.addFinding('unknown-card', seat, this.code.handIrregularity(this.ctx, seat, 'card-not-in-hand'),
+        `a card the table cannot name (${tag ? `tag ${tag}` : JSON.stringify(cardText)}) was placed in ${SEATS[seat]}'s zone`);
+      return;
+    }
+    const card = parsed.value;
+    this.zones[seat].add(card);
+
+    if (this.claim) {
+      if (this.claimNotAdmitted()) return;
+    }
+    if (this.tricks.length >= TOTAL_TRICKS) {
+      this.addFinding('wrong-card-count', seat, this.code.handIrregularity(this.ctx, seat, 'wrong-card-count'),
+        `${SEATS[seat]} placed ${formatCard(card)} after the thirteenth trick: a surplus card`, card, TOTAL_TRICKS);
+      return;
+    }
+    if (this.turnTrump(seat, card)) return;
+    if (this.quitPending) this.quitTrick();
+    if (this.played[card]) {
+      this.addFinding('duplicate-card', seat, this.code.handIrregularity(this.ctx, seat, 'duplicate-card'),
+        `${formatCard(card)} was already played in this deal: a second copy (two packs at the table?)`, card);
+      return;
+    }
+    if (this.variant.code === 'humbug') this.inferExchange(seat, card);
+    if (this.hands) this.checkFouled(seat, card);
+
+    const liability = this.liable.get(card);
+    if (liability) this.liable.delete(card);
+
+    if (this.curSeats.length === 0) this.lead(seat, card);
+    else if (!this.follow(seat, card)) return;
+    this.commit(seat, card);
+  }
+
+  /** In the turned-trump games, the dealer's first card before the opening lead is the trump card. */
+  private turnTrump(seat: number, card: number): boolean {
+    if (this.variant.trump !== 'turned' || this.openingLeadMade || seat !== this.dealer) return false;
+    if (this.turned >= 0 && !this.wrongTrumpOpen) return false;
+    if (this.turned >= 0 && this.wrongTrumpOpen) {
+      // Dup. IV.8: the dealer corrects the trump card before play: the card turned in error is liable.
+      const prev = this.turned;
+      if (card === prev) return false;
+      this.wrongTrumpOpen = false;
+      this.addFinding('wrong-trump-card', seat, this.code.wrongTrumpCard(this.ctx, seat, 'corrected'),
+        `${SEATS[seat]} corrected the turned trump from ${formatCard(prev)} to ${formatCard(card)}`, prev);
+      this.liable.set(prev, { seat, law: 'Dup. IV.8' });
+    }
+    this.turned = card;
+    this.turnedInZone = true;
+    this.trump = suitOf(card);
+    if (this.trumpSlip >= 0 && card !== this.trumpSlip) {
+      this.wrongTrumpOpen = true;
+      this.addFinding('wrong-trump-card', seat, this.code.wrongTrumpCard(this.ctx, seat, 'corrected'),
+        `${SEATS[seat]} turned ${formatCard(card)} but the trump slip records ${formatCard(this.trumpSlip)}`, card);
+    }
+    if (this.hands) {
+      const inDealer = holds(this.hands[seat], card);
+      if (this.variant.trumpCardToDealer && !inDealer) {
+        this.addFinding('card-not-in-hand', seat, this.code.handIrregularity(this.ctx, seat, 'card-not-in-hand'),
+          `the trump card ${formatCard(card)} is not in the dealer's hand according to the tray`, card);
+      } else if (!this.variant.trumpCardToDealer && this.seats.some((s) => holds(this.hands![s], card))) {
+        this.addFinding('card-not-in-hand', seat, this.code.handIrregularity(this.ctx, seat, 'card-not-in-hand'),
+          `the trump card ${formatCard(card)} belongs to neither player, but the tray puts it in a hand`, card);
+      }
+    }
+    return true;
+  }
+
+  private inferExchange(seat: number, card: number): void {
+    // Humbug: a player may exchange his hand for the one on his right; the first card he plays shows it.
+    if (!this.hands || this.exchanged[seat] || this.playedCount[seat] > 0 || holds(this.hands[seat], card)) return;
+    const right = (seat + 3) & 3;
+    if (holds(this.hands[right], card)) this.exchange(seat);
+  }
+
+  /** Humbug: the player takes up the hand on his right instead of his own. */
+  exchange(seat: number): void {
+    if (this.exchanged[seat]) return;
+    this.exchanged[seat] = true;
+    if (!this.hands) return;
+    const right = (seat + 3) & 3;
+    const mine = this.hands[seat];
+    this.hands[seat] = this.hands[right];
+    this.hands[right] = mine;
+  }
+
+  private checkFouled(seat: number, card: number): void {
+    const hands = this.hands!;
+    if (holds(hands[seat], card)) return;
+    let holder = -1;
+    for (let s = 0; s < 4; s++) if (holds(hands[s], card)) holder = s;
+    this.fouled = true;
+    const where = holder >= 0 ? `the tray puts it in ${SEATS[holder]}'s hand` : card === this.turned ? 'it is the turned trump card' : 'the tray has no such card left';
+    this.addFinding('card-not-in-hand', seat, this.code.handIrregularity(this.ctx, seat, 'card-not-in-hand'),
+      `${SEATS[seat]} played ${formatCard(card)}, which is not in his hand: ${where}`, card);
+    // Keep the known hands consistent with the cards actually seen.
+    if (holder >= 0) removeCard(hands[holder], card);
+    addCard(hands[seat], card);
+  }
+
+  private lead(seat: number, card: number): void {
+    this.openingLeadMade = true;
+    if (this.wrongTrumpOpen) {
+      // Dup. IV.9: the wrong trump was not corrected before the overplay began.
+      this.wrongTrumpOpen = false;
+      this.addFinding('wrong-trump-card', this.dealer, this.code.wrongTrumpCard(this.ctx, this.dealer, 'play-begun'),
+        `play began with ${formatCard(this.turned)} turned against the trump slip's ${formatCard(this.trumpSlip)}`, this.turned);
+    }
+    this.establishOnPlay(seat);
+    this.checkLeadDemands(seat, card);
+    const proper = this.properLeader;
+    this.curFalseLead = false;
+    if (seat !== proper) {
+      const { ruling } = this.code.leadOutOfTurn(this.ctx, seat, proper);
+      this.curFalseLead = true;
+      this.addFinding('lead-out-of-turn', seat, ruling, `${SEATS[seat]} led ${formatCard(card)}; it was ${SEATS[proper]}'s lead`, card);
+    }
+    this.proveVoid(seat, card);
+  }
+
+  /** Returns false when the card is not a play to the trick (a second card, now liable to be called). */
+  private follow(seat: number, card: number): boolean {
+    if (this.curSeats.includes(seat)) {
+      const ruling = this.code.exposedCard(this.ctx, seat, 'second-card');
+      if (ruling) {
+        this.liable.set(card, { seat, law: ruling.law });
+        this.addFinding('card-liable-to-be-called', seat, ruling, `${SEATS[seat]} put ${formatCard(card)} on the table with a card already played to this trick`, card);
+      }
+      return false;
+    }
+    const expected = this.whoseTurn()!;
+    if (seat !== expected) {
+      if (this.curFalseLead && this.code.name === 'bridge' && this.curSeats.length === 1 && seat === this.nextSeat(this.curSeats[0])) {
+        // L53A: the player next in rotation plays to the irregular lead; it becomes a correct lead.
+      } else {
+        const r = this.code.playOutOfTurn(this.ctx, seat, expected, this.curSeats);
+        if (r) {
+          if (r.penalty) this.penalties.push(r.penalty);
+          this.addFinding('play-out-of-turn', seat, r.ruling, `${SEATS[seat]} played ${formatCard(card)} before ${SEATS[expected]}`, card);
+        }
+      }
+    } else if (this.curFalseLead && this.curSeats.length === 1) {
+      // The next player plays to the false lead: bridge L53A accepts it; in whist play goes on until all have played.
+    }
+    this.establishOnPlay(seat);
+    this.checkFollowDemands(seat, card);
+    const led = suitOf(this.curCards[0]);
+    const suit = suitOf(card);
+    if (suit !== led) {
+      if (this.hands) {
+        if (this.hands[seat][led] !== 0) {
+          const penaltyCard = [...this.liable.entries()].some(([c, l]) => l.seat === seat && suitOf(c) === led);
+          this.openRenounces.push({ seat, trick: this.trickNumber, suit: led, card, penaltyCard });
+          this.addFinding('renounce-in-error', seat, this.code.renounceInError(this.ctx, seat),
+            `${SEATS[seat]} renounced ${'SHDC'[led]} with ${formatCard(card)} while holding ${handCards(this.hands[seat]).filter((c) => suitOf(c) === led).map(formatCard).join(' ')}`, card);
+        }
+      } else if (this.voidShown[seat * 4 + led] === 0) {
+        this.voidShown[seat * 4 + led] = this.trickNumber;
+        this.voidCard[seat * 4 + led] = card;
+        this.voidByCall[seat * 4 + led] = 0;
+      }
+    } else {
+      this.proveVoid(seat, card);
+    }
+    return true;
+  }
+
+  /** Unknown hands: a seat that showed out of a suit now plays it, which proves the earlier renounce a revoke. */
+  private proveVoid(seat: number, card: number): void {
+    if (this.hands) return;
+    const k = seat * 4 + suitOf(card);
+    const t = this.voidShown[k];
+    if (t === 0) return;
+    this.voidShown[k] = 0;
+    const rec: RevokeRecord = { seat, trick: t, suit: suitOf(card) };
+    if (this.voidByCall[k]) {
+      rec.failureToComply = true;
+      this.revokes.push(rec);
+      this.addFinding('failure-to-comply', seat, this.code.failureToComply(this.ctx, seat, `lead the called suit ${'SHDC'[suitOf(card)]}`),
+        `${SEATS[seat]} now plays ${formatCard(card)}: he held the called suit at trick ${t}`, card, t, { renounceTrick: t });
+      return;
+    }
+    this.revokes.push(rec);
+    this.addFinding('revoke', seat, this.code.revoke(this.ctx, seat, 'proved'),
+      `${SEATS[seat]} renounced ${'SHDC'[suitOf(card)]} at trick ${t} with ${formatCard(this.voidCard[k])} and now plays ${formatCard(card)}: the revoke is proved`,
+      this.voidCard[k], t, { renounceTrick: t });
+  }
+
+  private commit(seat: number, card: number): void {
+    this.played[card] = 1;
+    if (this.hands && holds(this.hands[seat], card)) removeCard(this.hands[seat], card);
+    if (card === this.turned && this.turnedInZone && seat === this.dealer) this.turnedInZone = false;
+    this.playedCount[seat]++;
+    this.curSeats.push(seat);
+    this.curCards.push(card);
+    if (this.curSeats.length === this.seats.length) this.completeTrick();
+  }
+
+  private completeTrick(): void {
+    const idx = winningIndex(this.curCards, this.trump);
+    const winner = this.curSeats[idx];
+    const trick = this.trickNumber;
+    this.tricks.push({ leader: this.curSeats[0], seats: this.curSeats, cards: this.curCards, winner });
+    this.tricksWon[this.sideOf(winner)]++;
+    this.quitPending = { cards: this.curCards, lifted: 0, trick };
+    this.curSeats = [];
+    this.curCards = [];
+    this.curFalseLead = false;
+    this.mayWithdraw = [];
+    this.properLeader = winner;
+    this.ctx.trick = this.trickNumber;
+    // Demands tied to this trick (highest/lowest, trump or not) cannot outlive it.
+    this.dropPenalties((p) => p.kind === 'highest-or-lowest' || p.kind === 'trump-or-not' || p.kind === 'accept-or-retract');
+  }
+
+  /** The trick is turned and quitted: in whist this establishes any renounce in error in it (Dup. X.1(a)). */
+  private quitTrick(): void {
+    const q = this.quitPending;
+    if (!q) return;
+    this.quitPending = null;
+    if (this.code.quitEstablishes) this.establishWhere((r) => r.trick <= q.trick, 'quitted');
+    const won = this.tricks[q.trick - 1]?.winner;
+    // Dup. VIII.1: the right to call a suit is lost once a trick won by the offender's side is quitted.
+    if (won !== undefined) {
+      this.dropPenalties((p) => p.kind === 'call-suit' && !p.demand && p.lapsesAfterTrick !== undefined && p.lapsesAfterTrick <= q.trick
+        && p.from.some((s) => this.sideOf(seatIndex(s)) === this.sideOf(won)));
+    }
+  }
+
+  /** X.1(b) / L63A1: the renouncer or his partner leads or plays to a following trick. */
+  private establishOnPlay(seat: number): void {
+    if (this.openRenounces.length === 0) return;
+    const t = this.trickNumber;
+    const p = this.partner(seat);
+    this.establishWhere((r) => r.trick < t && (r.seat === seat || r.seat === p), 'next-trick');
+  }
+
+  private establishWhere(pred: (r: OpenRenounce) => boolean, how: Establishment): void {
+    for (let i = 0; i < this.openRenounces.length; ) {
+      const r = this.openRenounces[i];
+      if (pred(r)) {
+        this.openRenounces.splice(i, 1);
+        this.revokes.push({ seat: r.seat, trick: r.trick, suit: r.suit, penaltyCardOrDummy: r.penaltyCard || this.dummies.has(r.seat) });
+        this.addFinding('revoke', r.seat, this.code.revoke(this.ctx, r.seat, how),
+          `${SEATS[r.seat]}'s renounce in error at trick ${r.trick} (${formatCard(r.card)}) is established`, r.card, r.trick, { renounceTrick: r.trick });
+      } else i++;
+    }
+  }
+
+  // ---------------------------------------------------------------- demands (penalties exacted)
+
+  private checkLeadDemands(seat: number, card: number): void {
+    const S = SEATS[seat];
+    for (const p of [...this.penalties]) {
+      if (!p.from.includes(S)) continue;
+      if (p.kind === 'call-suit') {
+        if (!p.demand) {
+          // Dup. VIII.2: the proper leader must not lead until the penalty is exacted, waived or lost.
+          if (p.lapsesAfterTrick === undefined && seat === this.properLeader) {
+            const r = this.code.exposedCard(this.ctx, seat, 'taken-back');
+            if (r) this.addFinding('card-liable-to-be-called', seat, { ...r, law: p.law }, `${S} led ${formatCard(card)} before the called suit was named`, card);
+          }
+          this.removePenalty(p);
+          continue;
+        }
+        const want = p.demand.suit!;
+        if (suitOf(card) !== want) this.failedDemand(seat, card, want, `lead ${'SHDC'[want]}`, p);
+        this.removePenalty(p);
+      } else if (p.kind === 'call-card' && p.demand) {
+        if (p.demand.card !== card) this.failedCardCall(seat, card, p);
+        this.removePenalty(p);
+      }
+    }
+  }
+
+  private checkFollowDemands(seat: number, card: number): void {
+    const S = SEATS[seat];
+    const led = suitOf(this.curCards[0]);
+    for (const p of [...this.penalties]) {
+      if (!p.from.includes(S) || !p.demand) continue;
+      const h = this.hands ? this.hands[seat] : null;
+      const d = p.demand.remedy;
+      if (p.kind === 'highest-or-lowest' && h) {
+        if (h[led] !== 0) {
+          const mask = h[led];
+          const target = d === 'highest' ? 31 - Math.clz32(mask) : 31 - Math.clz32(mask & -mask);
+          if (suitOf(card) !== led || rankOf(card) !== target) this.failedDemand(seat, card, led, `play his ${d} ${'SHDC'[led]}`, p, false);
+        } else if (d === 'trump' || d === 'not-trump') {
+          this.checkTrumpDemand(seat, card, d, h, p);
+        }
+      } else if (p.kind === 'trump-or-not' && h && h[led] === 0) {
+        this.checkTrumpDemand(seat, card, d, h, p);
+      } else if (p.kind === 'call-card') {
+        const c = p.demand.card!;
+        const canWithoutRevoke = suitOf(c) === led || (h ? h[led] === 0 : suitOf(card) !== led);
+        if (c !== card && canWithoutRevoke) this.failedCardCall(seat, card, p);
+      }
+      this.removePenalty(p);
+    }
+  }
+
+  private checkTrumpDemand(seat: number, card: number, d: string, h: Hand, p: PendingPenalty): void {
+    const t = this.trump;
+    if (t < 0) return;
+    const isTrump = suitOf(card) === t;
+    const others = h[0] | h[1] | h[2] | h[3] ? [0, 1, 2, 3].some((s) => s !== t && h[s] !== 0) : false;
+    if (d === 'trump' && !isTrump && h[t] !== 0) this.failedDemand(seat, card, t, 'trump the trick', p, false);
+    if (d === 'not-trump' && isTrump && others) this.failedDemand(seat, card, t, 'not trump the trick', p, false);
+  }
+
+  private failedDemand(seat: number, card: number, suit: number, what: string, p: PendingPenalty, leadCall = true): void {
+    if (this.hands) {
+      const able = leadCall ? this.hands[seat][suit] !== 0 : true;
+      if (!able) return; // Dup. VIII.3: called on to lead a suit he has none of, he may lead as he pleases.
+      this.revokes.push({ seat, trick: this.trickNumber, suit, failureToComply: true });
+      this.addFinding('failure-to-comply', seat, this.code.failureToComply(this.ctx, seat, what),
+        `${SEATS[seat]} was lawfully called on to ${what} (${p.law}) and played ${formatCard(card)}`, card);
+    } else if (leadCall) {
+      // Unknown hands: the failure is proved if he later plays the called suit.
+      const k = seat * 4 + suit;
+      if (this.voidShown[k] === 0) {
+        this.voidShown[k] = this.trickNumber;
+        this.voidCard[k] = card;
+        this.voidByCall[k] = 1;
+      }
+    }
+  }
+
+  private failedCardCall(seat: number, card: number, p: PendingPenalty): void {
+    if (this.hands && !holds(this.hands[seat], p.demand!.card!) && !this.zones[seat].has(p.demand!.card!)) return;
+    this.revokes.push({ seat, trick: this.trickNumber, suit: suitOf(p.demand!.card!), failureToComply: true });
+    this.addFinding('failure-to-comply', seat, this.code.failureToComply(this.ctx, seat, `play ${formatCard(p.demand!.card!)}`),
+      `${SEATS[seat]} was lawfully called on to play ${formatCard(p.demand!.card!)} (${p.law}) and played ${formatCard(card)}`, card);
+  }
+
+  private removePenalty(p: PendingPenalty): void {
+    const i = this.penalties.indexOf(p);
+    if (i >= 0) this.penalties.splice(i, 1);
+  }
+
+  private dropPenalties(pred: (p: PendingPenalty) => boolean): void {
+    for (let i = this.penalties.length - 1; i >= 0; i--) if (pred(this.penalties[i])) this.penalties.splice(i, 1);
+  }
+
+  // ---------------------------------------------------------------- lift
+
+  /** A card leaves a seat's zone: turned and quitted, taken back, or the trump card taken into the hand. */
+  lift(seat: number, cardText: string | undefined, seq?: number): void {
+    this.seq = seq;
+    const parsed = cardText === undefined ? null : tryParseCard(cardText);
+    if (!parsed || !parsed.ok) return;
+    const card = parsed.value;
+    this.zones[seat].delete(card);
+    if (card === this.turned && seat === this.dealer && this.turnedInZone) {
+      this.turnedInZone = false; // Dup. IV.2: the dealer takes the trump card into his hand.
+      return;
+    }
+    const q = this.quitPending;
+    if (q && q.cards.includes(card)) {
+      if (++q.lifted === q.cards.length) this.quitTrick();
+      return;
+    }
+    const idx = this.curCards.indexOf(card);
+    if (idx < 0) return; // a liable card or a stray card taken up: nothing changes in the play
+    const owner = this.curSeats[idx];
+    const trick = this.trickNumber;
+    if (this.curFalseLead) {
+      // Dup. VIII.4 / Am. 24: not all have played to the false lead; the cards are taken back.
+      const leader = this.curSeats[0];
+      this.uncommit(idx);
+      if (idx === 0) {
+        const { penalty } = this.code.leadOutOfTurn(this.ctx, leader, this.properLeader);
+        if (penalty) this.penalties.push(penalty);
+        const r = this.code.leadRetracted(this.ctx, leader);
+        if (r) {
+          this.liable.set(card, { seat: leader, law: r.law });
+          this.addFinding('card-liable-to-be-called', leader, r, `${SEATS[leader]}'s lead out of turn (${formatCard(card)}) was taken back`, card);
+        }
+        if (this.curSeats.length === 0) this.curFalseLead = false;
+      }
+      return;
+    }
+    const ri = this.openRenounces.findIndex((r) => r.seat === owner && r.card === card && r.trick === trick);
+    const vk = owner * 4 + (this.curCards.length ? suitOf(this.curCards[0]) : 0);
+    const unknownRenounce = !this.hands && idx > 0 && this.voidShown[vk] === trick && this.voidCard[vk] === card;
+    if (ri >= 0 || unknownRenounce) {
+      // Dup. X.3: the renounce in error is lawfully corrected; later players may withdraw their cards.
+      if (ri >= 0) this.openRenounces.splice(ri, 1);
+      if (unknownRenounce) {
+        this.voidShown[vk] = 0;
+        this.addFinding('renounce-in-error', owner, this.code.renounceInError(this.ctx, owner),
+          `${SEATS[owner]} took back ${formatCard(card)}, a renounce, to follow suit`, card);
+      }
+      this.mayWithdraw = this.curSeats.slice(idx + 1);
+      const laterPlayed = this.mayWithdraw.length > 0;
+      this.uncommit(idx);
+      const r = this.code.correction(this.ctx, owner, laterPlayed);
+      if (r) {
+        this.liable.set(card, { seat: owner, law: r.law });
+        this.addFinding('card-liable-to-be-called', owner, r, `${SEATS[owner]} corrected his renounce in error; ${formatCard(card)} was withdrawn`, card);
+      }
+      return;
+    }
+    const mw = this.mayWithdraw.indexOf(owner);
+    if (mw >= 0) {
+      this.mayWithdraw.splice(mw, 1);
+      this.uncommit(idx); // Dup. X.3: a card so withdrawn is not liable to be called.
+      return;
+    }
+    const outOfTurn = this.findings.some((f) => f.kind === 'play-out-of-turn' && f.trick === trick && f.card === formatCard(card));
+    if (outOfTurn) {
+      this.uncommit(idx);
+      const r = this.code.exposedCard(this.ctx, owner, 'taken-back');
+      if (r) {
+        this.liable.set(card, { seat: owner, law: r.law });
+        this.addFinding('card-liable-to-be-called', owner, r, `${SEATS[owner]} took back ${formatCard(card)}, played out of turn`, card);
+      }
+    }
+    // Otherwise the card was lawfully played and stays played (Dup. VI.1), wherever it physically is.
+  }
+
+  private uncommit(idx: number): void {
+    const seat = this.curSeats[idx];
+    const card = this.curCards[idx];
+    this.curSeats.splice(idx, 1);
+    this.curCards.splice(idx, 1);
+    this.played[card] = 0;
+    this.playedCount[seat]--;
+    if (this.hands) addCard(this.hands[seat], card);
+  }
+
+  // ---------------------------------------------------------------- claim and remedies
+
+  /** The claimant's side claims `n` of the remaining tricks; the rest go to the adversaries. */
+  claimTricks(seat: number, n: number, seq?: number): void {
+    this.seq = seq;
+    if (this.isOver) return;
+    if (this.quitPending) this.quitTrick();
+    const remaining = TOTAL_TRICKS - this.tricks.length;
+    const tricks = Math.min(n, remaining);
+    if (n > remaining) this.notes.push(`${SEATS[seat]} claimed ${n} tricks with only ${remaining} left; credited ${remaining}`);
+    this.claim = { side: this.sideOf(seat), tricks, seat, atTrick: this.tricks.length };
+    // L63A3: a claim by the offender or his partner establishes a revoke. In whist the claim ends the play.
+    const s = this.sideOf(seat);
+    this.establishWhere((r) => this.sideOf(r.seat) === s || this.code.name !== 'bridge', 'claim');
+  }
+
+  /** Play goes on after a claim: Am. 36 / Dup. VII.2, the claimant's partner's cards are liable. */
+  private claimNotAdmitted(): boolean {
+    const c = this.claim!;
+    this.claim = null;
+    const p = this.partner(c.seat);
+    const r = this.code.claimNotAdmitted(this.ctx, c.seat);
+    if (r && p !== c.seat && !this.dummies.has(p)) {
+      const cards = this.hands ? handCards(this.hands[p]) : [];
+      for (const card of cards) this.liable.set(card, { seat: p, law: r.law });
+      this.addFinding('card-liable-to-be-called', p, r,
+        `${SEATS[c.seat]} claimed and play went on: ${SEATS[p]}'s cards ${cards.length ? `(${cards.map(formatCard).join(' ')}) ` : ''}must be laid face up`);
+    }
+    return false;
+  }
+
+  /** The player entitled to a remedy chooses it; the engine then enforces it. Returns an error sentence or null. */
+  remedy(ev: RemedyEvent): string | null {
+    this.seq = ev.seq;
+    const by = ev.by;
+    const target = ev.seat;
+    if (ev.remedy === 'tricks' || ev.remedy === 'points') {
+      this.penaltyChoice = ev.remedy;
+      return null;
+    }
+    const kindFor: Record<string, PendingPenalty['kind'][]> = {
+      'call-suit': ['call-suit'], 'call-card': ['call-card'], highest: ['highest-or-lowest'], lowest: ['highest-or-lowest'],
+      trump: ['trump-or-not', 'highest-or-lowest'], 'not-trump': ['trump-or-not', 'highest-or-lowest'], win: ['win'],
+      accept: ['accept-or-retract'], retract: ['accept-or-retract'], waive: [],
+    };
+    const kinds = kindFor[ev.remedy];
+    const p = this.penalties.find((x) => (ev.remedy === 'waive' || kinds.includes(x.kind)) && x.by.includes(by)
+      && (target === undefined || x.from.includes(target)) && (ev.remedy !== 'call-card' || x.card === ev.card));
+    if (!p) {
+      // Dup. XI.4 / Am. 39: a penalty demanded by the wrong adversary, or a wrong penalty: none can be enforced.
+      const lost = this.penalties.filter((x) => target === undefined || x.from.includes(target));
+      for (const x of lost) this.removePenalty(x);
+      const msg = `${by} may not exact "${ev.remedy}"${target ? ` from ${target}` : ''} now: no such penalty is pending in his favour${lost.length ? '; the pending penalty is lost (Dup. XI.4, Am. 39)' : ''}`;
+      this.notes.push(msg);
+      return msg;
+    }
+    if (ev.remedy === 'waive') {
+      this.removePenalty(p);
+      return null;
+    }
+    const demand: PendingPenalty['demand'] = { remedy: ev.remedy };
+    if (ev.suit) demand.suit = suitIndex(ev.suit);
+    if (ev.card) demand.card = parseCard(ev.card);
+    else if (p.card) demand.card = parseCard(p.card);
+    if (ev.remedy === 'call-suit' && demand.suit === undefined) return 'call-suit needs "suit"';
+    p.demand = demand;
+    if (target) p.from = [target];
+    return null;
+  }
+
+  /** Make the liable cards of a seat callable by the adversary entitled to call them (Dup. VII.4). */
+  callableCards(): { seat: Seat; card: string; law: string }[] {
+    return [...this.liable.entries()].map(([c, l]) => ({ seat: SEATS[l.seat], card: formatCard(c), law: l.law }));
+  }
+
+  /** Register the liable cards as call-card penalties so remedy events can call them. */
+  liableAsPenalties(): void {
+    for (const [c, l] of this.liable) {
+      const card = formatCard(c);
+      if (this.penalties.some((p) => p.kind === 'call-card' && p.card === card)) continue;
+      const caller = this.seats.length === 2 ? this.seats.find((s) => s !== l.seat)! : (l.seat + 3) & 3;
+      this.penalties.push({ kind: 'call-card', from: [SEATS[l.seat]], by: [SEATS[caller]], law: 'Dup. VII.4', card });
+    }
+  }
+
+  // ---------------------------------------------------------------- result
+
+  /** Close the play: renounces never established by a later play are established at the end. */
+  finish(): void {
+    if (this.quitPending) this.quitTrick();
+    this.establishWhere(() => true, 'end-of-play');
+    if (this.tricks.length === TOTAL_TRICKS && this.claim === null) {
+      for (const s of this.seats) {
+        const n = this.playedCount[s];
+        if (n !== TOTAL_TRICKS && !this.fouled) {
+          this.addFinding('wrong-card-count', s, this.code.handIrregularity(this.ctx, s, 'wrong-card-count'),
+            `${SEATS[s]} played ${n} cards in 13 tricks`, undefined, TOTAL_TRICKS);
+        }
+      }
+    }
+  }
+
+  /** Tricks won per side, with any claim credited. */
+  totals(): [number, number] {
+    const t: [number, number] = [this.tricksWon[0], this.tricksWon[1]];
+    if (this.claim) {
+      const rest = TOTAL_TRICKS - this.tricks.length;
+      t[this.claim.side] += this.claim.tricks;
+      t[1 - this.claim.side] += rest - this.claim.tricks;
+    }
+    return t;
+  }
+
+  /** The DESIGN §5 shape of this deal. */
+  result(): DealResult {
+    const trickWinners = this.tricks.map((t) => this.sideOf(t.winner));
+    const won = this.totals();
+    const { scored, marks } = this.code.score({
+      seats: this.seats, tricksWon: won, trickWinners, trickWinnerSeats: this.tricks.map((t) => t.winner), revokes: this.revokes,
+      dummies: this.dummies, penaltyChoice: this.penaltyChoice,
+    });
+    const names = this.seats.length === 2 ? this.seats.map((s) => SEATS[s]) : ['NS', 'EW'];
+    const tricks: TrickRecord[] = this.tricks.map((t) => {
+      const cards: Partial<Record<Seat, string>> = {};
+      for (let i = 0; i < t.seats.length; i++) cards[SEATS[t.seats[i]]] = formatCard(t.cards[i]);
+      return { leader: SEATS[t.leader], cards, winner: SEATS[t.winner], order: t.seats.map((s) => SEATS[s]) };
+    });
+    const r: DealResult = {
+      board: this.board, variant: this.variant.name, tricks,
+      tricksWon: { NS: won[0], EW: won[1] }, findings: this.findings, scored: { NS: scored[0], EW: scored[1] },
+    };
+    if (this.seats.length === 2) r.sides = { NS: names[0] as Seat, EW: names[1] as Seat };
+    if (marks) r.marks = marks;
+    if (this.notes.length) r.notes = this.notes;
+    return r;
+  }
+}

@@ -1,0 +1,194 @@
+// The rules engine: a pure fold over table-log events. `Table` is the readable API
+// (table.play('E', 'D3'), table.whoseTurn()); `replay` folds a whole log into the DESIGN §5 result.
+import { type Seat, SEATS, seatIndex } from '../cards/seat.js';
+import { formatCard } from '../cards/card.js';
+import { formatHand } from '../cards/hand.js';
+import type { DealEvent, RemedyEvent, TableEvent } from '../formats/table-log.js';
+import type { PendingPenalty } from './code.js';
+import { CODES } from './codes/index.js';
+import { DealPlay } from './deal-play.js';
+import type { DealResult, Finding, ReplayResult } from './types.js';
+import { getVariant } from './variants.js';
+
+export interface TableOptions {
+  /** Variant for deals whose `deal` event names none (and for cards placed before any deal). */
+  variant?: string;
+  /** Force this variant on every deal (the CLI's --variant). */
+  forceVariant?: string;
+}
+
+/** A public snapshot of the trick in progress. */
+export interface TrickView {
+  number: number;
+  leader: Seat | null;
+  cards: { seat: Seat; card: string }[];
+}
+
+/** A card table under the laws: fold events in, ask questions of the state. */
+export class Table {
+  private readonly opts: TableOptions;
+  private current: DealPlay | null = null;
+  private readonly done: DealResult[] = [];
+  private lastTray: string | undefined;
+
+  constructor(opts: TableOptions = {}) {
+    this.opts = opts;
+  }
+
+  /** Fold one table-log event; returns the findings it produced. */
+  apply(ev: TableEvent): Finding[] {
+    switch (ev.type) {
+      case 'deal': return this.deal(ev);
+      case 'place': return this.track(() => this.ensureDeal().place(seatIndex(ev.seat), ev.card, ev.seq, (ev as { tag?: string }).tag));
+      case 'lift': return this.track(() => this.ensureDeal().lift(seatIndex(ev.seat), ev.card, ev.seq));
+      case 'claim': return this.track(() => this.ensureDeal().claimTricks(seatIndex(ev.seat), ev.tricks, ev.seq));
+      case 'remedy': return this.track(() => { this.remedy(ev); });
+      case 'exchange': return this.track(() => this.ensureDeal().exchange(seatIndex(ev.seat)));
+      case 'tray': this.lastTray = ev.code; return [];
+      default: return [];
+    }
+  }
+
+  /** Start a deal (closing the one in progress). */
+  deal(ev: Omit<DealEvent, 'type'> & { type?: 'deal' }): Finding[] {
+    this.close();
+    const variant = getVariant(this.opts.forceVariant ?? ev.variant ?? this.opts.variant ?? 'duplicate-whist');
+    const code = CODES[variant.code];
+    const d = new DealPlay({ ...ev, type: 'deal' }, variant, code);
+    this.current = d;
+    return d.findings.slice();
+  }
+
+  /** A card placed face up in a seat's zone. */
+  place(seat: Seat, card: string): Finding[] {
+    return this.apply({ type: 'place', seat, card });
+  }
+
+  /** Play a card: the same as placing it in the seat's zone. */
+  play(seat: Seat, card: string): Finding[] {
+    return this.place(seat, card);
+  }
+
+  /** A card leaves a seat's zone. */
+  lift(seat: Seat, card: string): Finding[] {
+    return this.apply({ type: 'lift', seat, card });
+  }
+
+  /** The claimant's side claims `tricks` of the remaining tricks. */
+  claim(seat: Seat, tricks: number): Finding[] {
+    return this.apply({ type: 'claim', seat, tricks });
+  }
+
+  /** Record the remedy chosen by the player entitled to it; returns an error sentence when it cannot apply. */
+  remedy(ev: Omit<RemedyEvent, 'type'> & { type?: 'remedy' }): string | null {
+    const d = this.ensureDeal();
+    d.liableAsPenalties();
+    return d.remedy({ ...ev, type: 'remedy' });
+  }
+
+  /** The seat to play next, or null when no deal is in play or the play is over. */
+  whoseTurn(): Seat | null {
+    const s = this.current?.whoseTurn();
+    return s === null || s === undefined ? null : SEATS[s];
+  }
+
+  /** True when the last trick is complete and the next has not begun. */
+  isTrickComplete(): boolean {
+    return !!this.current && this.current.curSeats.length === 0 && this.current.tricks.length > 0;
+  }
+
+  /** True when the card would be a renounce by the seat (it does not follow the suit led); null if unknowable. */
+  isRenounce(seat: Seat, card: string): boolean | null {
+    const d = this.current;
+    if (!d || d.curCards.length === 0) return false;
+    const led = Math.floor(d.curCards[0] / 13);
+    return 'SHDC'.indexOf(card[0].toUpperCase()) !== led;
+  }
+
+  /** The trick in progress. */
+  currentTrick(): TrickView {
+    const d = this.current;
+    if (!d) return { number: 0, leader: null, cards: [] };
+    return {
+      number: d.trickNumber,
+      leader: d.curSeats.length ? SEATS[d.curSeats[0]] : SEATS[d.properLeader],
+      cards: d.curSeats.map((s, i) => ({ seat: SEATS[s], card: formatCard(d.curCards[i]) })),
+    };
+  }
+
+  /** The trump suit letter, or null for no trump (or not yet known). */
+  trump(): string | null {
+    const t = this.current?.trump ?? -1;
+    return t < 0 ? null : 'SHDC'[t];
+  }
+
+  /** The remaining hand of a seat, in PBN form, when the tray record is known. */
+  remaining(seat: Seat): string | null {
+    const h = this.current?.hands?.[seatIndex(seat)];
+    return h ? formatHand(h) : null;
+  }
+
+  /** Cards each seat has played in this deal. */
+  cardsSeen(): Record<Seat, string[]> {
+    const out: Record<Seat, string[]> = { N: [], E: [], S: [], W: [] };
+    const d = this.current;
+    if (!d) return out;
+    for (const t of d.tricks) t.seats.forEach((s, i) => out[SEATS[s]].push(formatCard(t.cards[i])));
+    d.curSeats.forEach((s, i) => out[SEATS[s]].push(formatCard(d.curCards[i])));
+    return out;
+  }
+
+  /** Penalties pending: suits to be called, cards liable to be called, highest or lowest, and whose option each is. */
+  pendingPenalties(): (PendingPenalty | { kind: 'liable-card'; seat: Seat; card: string; law: string })[] {
+    const d = this.current;
+    if (!d) return [];
+    return [...d.penalties.map((p) => ({ ...p })), ...d.callableCards().map((c) => ({ kind: 'liable-card' as const, ...c }))];
+  }
+
+  /** All findings of the deal in progress. */
+  findings(): Finding[] {
+    return this.current ? this.current.findings.slice() : [];
+  }
+
+  /** The last tray barcode scanned. */
+  tray(): string | undefined {
+    return this.lastTray;
+  }
+
+  /** The deal in progress as a DESIGN §5 result (without closing it). */
+  result(): DealResult | null {
+    return this.current ? this.current.result() : null;
+  }
+
+  /** The results of all deals, the one in progress closed at its current point. */
+  results(): DealResult[] {
+    this.close();
+    return this.done.slice();
+  }
+
+  private close(): void {
+    if (!this.current) return;
+    this.current.finish();
+    this.done.push(this.current.result());
+    this.current = null;
+  }
+
+  private ensureDeal(): DealPlay {
+    if (!this.current) this.deal({});
+    return this.current!;
+  }
+
+  private track(fn: () => void): Finding[] {
+    const d = this.ensureDeal();
+    const before = d.findings.length;
+    fn();
+    return this.current === d ? d.findings.slice(before) : [];
+  }
+}
+
+/** Fold a whole table log (one or more deals) into the DESIGN §5 result. */
+export function replay(events: Iterable<TableEvent>, opts: TableOptions = {}): ReplayResult {
+  const t = new Table(opts);
+  for (const ev of events) t.apply(ev);
+  return { deals: t.results() };
+}
