@@ -40,6 +40,9 @@ export interface PendingPenalty {
   demand?: { remedy: string; suit?: number; card?: number };
 }
 
+/** Why a card is exposed: a second card to a trick, a card taken back, or cards led ahead before the partner played (Dup. XI.6). */
+export type ExposedWhy = 'second-card' | 'taken-back' | 'led-ahead';
+
 /** Where an established revoke came from, for the wording of the finding. */
 export type Establishment = 'quitted' | 'next-trick' | 'proved' | 'claim' | 'end-of-play';
 
@@ -87,9 +90,9 @@ export interface LawCode {
   leadRetracted(ctx: RuleContext, seat: number): Ruling | null;
   playOutOfTurn(ctx: RuleContext, offender: number, skipped: number, played: readonly number[]): { ruling: Ruling; penalty: PendingPenalty | null } | null;
   /** A card exposed otherwise than in the course of play (second card to a trick, card taken back): liable? */
-  exposedCard(ctx: RuleContext, seat: number, why: 'second-card' | 'taken-back'): Ruling | null;
+  exposedCard(ctx: RuleContext, seat: number, why: ExposedWhy): Ruling | null;
   failureToComply(ctx: RuleContext, seat: number, what: string): Ruling;
-  wrongTrumpCard(ctx: RuleContext, seat: number, stage: 'corrected' | 'play-begun'): Ruling;
+  wrongTrumpCard(ctx: RuleContext, seat: number, stage: 'corrected' | 'play-begun' | 'slip-wrong'): Ruling;
   handIrregularity(ctx: RuleContext, seat: number, what: 'card-not-in-hand' | 'wrong-card-count' | 'duplicate-card'): Ruling;
   /** A claim not admitted and play goes on (Am. 36, Dup. VII.2): the claimant's partner's cards. */
   claimNotAdmitted(ctx: RuleContext, seat: number): Ruling | null;

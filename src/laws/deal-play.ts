@@ -55,6 +55,8 @@ export class DealPlay {
   /** The trump card turned differs from the trump slip, and the overplay has not yet begun. */
   private wrongTrumpOpen = false;
   private openingLeadMade = false;
+  /** Dup. IV.11: a trump suit declared for the sitting, no card turned. */
+  private trumpDeclared = false;
 
   private readonly played = new Uint8Array(52);
   readonly playedCount = [0, 0, 0, 0];
@@ -103,7 +105,10 @@ export class DealPlay {
         this.notes.push(c.error);
       }
     }
-    if (ev.trump) this.trump = suitIndex(ev.trump);
+    if (ev.trump) {
+      this.trump = suitIndex(ev.trump);
+      this.trumpDeclared = true;
+    }
     this.declarer = declarer;
     this.dummies = new Set(dummies);
     this.trumpSlip = ev.trumpSlip ? parseCard(ev.trumpSlip) : -1;
@@ -218,7 +223,11 @@ export class DealPlay {
       return;
     }
     if (this.turnTrump(seat, card)) return;
-    if (this.quitPending) this.quitTrick();
+    if (this.quitPending) {
+      // A lead to the next trick quits the last one; by the renouncer's side it establishes under X.1(b) first.
+      this.establishOnPlay(seat);
+      this.quitTrick();
+    }
     if (this.played[card]) {
       this.addFinding('duplicate-card', seat, this.code.handIrregularity(this.ctx, seat, 'duplicate-card'),
         `${formatCard(card)} was already played in this deal: a second copy (two packs at the table?)`, card);
@@ -237,7 +246,7 @@ export class DealPlay {
 
   /** In the turned-trump games, the dealer's first card before the opening lead is the trump card. */
   private turnTrump(seat: number, card: number): boolean {
-    if (this.variant.trump !== 'turned' || this.openingLeadMade || seat !== this.dealer) return false;
+    if (this.variant.trump !== 'turned' || this.trumpDeclared || this.openingLeadMade || seat !== this.dealer) return false;
     if (this.turned >= 0 && !this.wrongTrumpOpen) return false;
     if (this.turned >= 0 && this.wrongTrumpOpen) {
       // Dup. IV.8: the dealer corrects the trump card before play: the card turned in error is liable.
@@ -251,10 +260,16 @@ export class DealPlay {
     this.turned = card;
     this.turnedInZone = true;
     this.trump = suitOf(card);
-    if (this.trumpSlip >= 0 && card !== this.trumpSlip) {
+    const slipWrong = this.hands !== null && this.trumpSlip >= 0 && this.variant.trumpCardToDealer && !holds(this.hands[seat], this.trumpSlip);
+    if (this.trumpSlip >= 0 && card !== this.trumpSlip && !slipWrong) {
       this.wrongTrumpOpen = true;
       this.addFinding('wrong-trump-card', seat, this.code.wrongTrumpCard(this.ctx, seat, 'corrected'),
         `${SEATS[seat]} turned ${formatCard(card)} but the trump slip records ${formatCard(this.trumpSlip)}`, card);
+    }
+    if (slipWrong) {
+      // Dup. IV.10: the slip records a card the dealer never held: it was recorded wrongly at the original table.
+      this.addFinding('wrong-trump-card', seat, this.code.wrongTrumpCard(this.ctx, seat, 'slip-wrong'),
+        `the trump slip records ${formatCard(this.trumpSlip)}, which is not in the dealer's hand in the tray`, this.trumpSlip);
     }
     if (this.hands) {
       const inDealer = holds(this.hands[seat], card);
@@ -324,11 +339,7 @@ export class DealPlay {
   /** Returns false when the card is not a play to the trick (a second card, now liable to be called). */
   private follow(seat: number, card: number): boolean {
     if (this.curSeats.includes(seat)) {
-      const ruling = this.code.exposedCard(this.ctx, seat, 'second-card');
-      if (ruling) {
-        this.liable.set(card, { seat, law: ruling.law });
-        this.addFinding('card-liable-to-be-called', seat, ruling, `${SEATS[seat]} put ${formatCard(card)} on the table with a card already played to this trick`, card);
-      }
+      this.secondCard(seat, card);
       return false;
     }
     const expected = this.whoseTurn()!;
@@ -366,6 +377,29 @@ export class DealPlay {
       this.proveVoid(seat, card);
     }
     return true;
+  }
+
+  /** A card put down by a seat that has already played to the trick: exposed, or led ahead (Dup. XI.6, Am. 22). */
+  private secondCard(seat: number, card: number): void {
+    const partner = this.partner(seat);
+    const leadAhead = this.curSeats[0] === seat && partner !== seat && !this.curSeats.includes(partner) && !this.dummies.has(partner)
+      && this.isMaster(this.curCards[0], seat) && this.isMaster(card, seat);
+    const ruling = this.code.exposedCard(this.ctx, seat, leadAhead ? 'led-ahead' : 'second-card');
+    if (!ruling) return;
+    this.liable.set(card, { seat, law: ruling.law });
+    if (leadAhead) {
+      const by = this.seats.filter((s) => this.sideOf(s) !== this.sideOf(seat)).map((s) => SEATS[s]);
+      this.penalties.push({ kind: 'win', from: [SEATS[partner]], by, law: ruling.law });
+    }
+    this.addFinding('card-liable-to-be-called', seat, ruling, `${SEATS[seat]} put ${formatCard(card)} on the table with a card already played to this trick`, card);
+  }
+
+  /** True when no adversary of `seat` holds a higher card of the card's suit (always true when hands are unknown). */
+  private isMaster(card: number, seat: number): boolean {
+    if (!this.hands) return true;
+    const suit = suitOf(card);
+    const above = ~((2 << rankOf(card)) - 1) & 0x1fff;
+    return this.seats.every((s) => this.sideOf(s) === this.sideOf(seat) || (this.hands![s][suit] & above) === 0);
   }
 
   /** Unknown hands: a seat that showed out of a suit now plays it, which proves the earlier renounce a revoke. */
@@ -413,7 +447,7 @@ export class DealPlay {
     this.properLeader = winner;
     this.ctx.trick = this.trickNumber;
     // Demands tied to this trick (highest/lowest, trump or not) cannot outlive it.
-    this.dropPenalties((p) => p.kind === 'highest-or-lowest' || p.kind === 'trump-or-not' || p.kind === 'accept-or-retract');
+    this.dropPenalties((p) => p.kind === 'highest-or-lowest' || p.kind === 'trump-or-not' || p.kind === 'accept-or-retract' || (p.kind === 'win' && !!p.demand));
   }
 
   /** The trick is turned and quitted: in whist this establishes any renounce in error in it (Dup. X.1(a)). */
@@ -493,6 +527,8 @@ export class DealPlay {
         }
       } else if (p.kind === 'trump-or-not' && h && h[led] === 0) {
         this.checkTrumpDemand(seat, card, d, h, p);
+      } else if (p.kind === 'win' && h) {
+        this.checkWinDemand(seat, card, h, p);
       } else if (p.kind === 'call-card') {
         const c = p.demand.card!;
         const canWithoutRevoke = suitOf(c) === led || (h ? h[led] === 0 : suitOf(card) !== led);
@@ -500,6 +536,14 @@ export class DealPlay {
       }
       this.removePenalty(p);
     }
+  }
+
+  private checkWinDemand(seat: number, card: number, h: Hand, p: PendingPenalty): void {
+    const wins = (c: number) => winningIndex([...this.curCards, c], this.trump) === this.curCards.length;
+    if (wins(card)) return;
+    const led = suitOf(this.curCards[0]);
+    const legal = handCards(h).filter((c) => h[led] === 0 || suitOf(c) === led);
+    if (legal.some(wins)) this.failedDemand(seat, card, suitOf(card), 'win the trick', p, false);
   }
 
   private checkTrumpDemand(seat: number, card: number, d: string, h: Hand, p: PendingPenalty): void {

@@ -1,7 +1,7 @@
 // The rules engine: a pure fold over table-log events. `Table` is the readable API
 // (table.play('E', 'D3'), table.whoseTurn()); `replay` folds a whole log into the DESIGN §5 result.
 import { type Seat, SEATS, seatIndex } from '../cards/seat.js';
-import { formatCard } from '../cards/card.js';
+import { formatCard, suitOf, tryParseCard } from '../cards/card.js';
 import { formatHand } from '../cards/hand.js';
 import type { DealEvent, RemedyEvent, TableEvent } from '../formats/table-log.js';
 import type { PendingPenalty } from './code.js';
@@ -23,6 +23,8 @@ export interface TrickView {
   leader: Seat | null;
   cards: { seat: Seat; card: string }[];
 }
+
+const NONE: Finding[] = [];
 
 /** A card table under the laws: fold events in, ask questions of the state. */
 export class Table {
@@ -97,12 +99,12 @@ export class Table {
     return !!this.current && this.current.curSeats.length === 0 && this.current.tricks.length > 0;
   }
 
-  /** True when the card would be a renounce by the seat (it does not follow the suit led); null if unknowable. */
-  isRenounce(seat: Seat, card: string): boolean | null {
+  /** True when the card would be a renounce by the seat (it does not follow the suit led). */
+  isRenounce(seat: Seat, card: string): boolean {
     const d = this.current;
-    if (!d || d.curCards.length === 0) return false;
-    const led = Math.floor(d.curCards[0] / 13);
-    return 'SHDC'.indexOf(card[0].toUpperCase()) !== led;
+    const c = tryParseCard(card);
+    if (!d || d.curCards.length === 0 || !c.ok || d.curSeats[0] === seatIndex(seat)) return false;
+    return suitOf(c.value) !== suitOf(d.curCards[0]);
   }
 
   /** The trick in progress. */
@@ -182,7 +184,8 @@ export class Table {
     const d = this.ensureDeal();
     const before = d.findings.length;
     fn();
-    return this.current === d ? d.findings.slice(before) : [];
+    // Most events find nothing: share one empty array rather than allocate per card.
+    return d.findings.length === before ? NONE : d.findings.slice(before);
   }
 }
 

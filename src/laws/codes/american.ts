@@ -55,6 +55,11 @@ export const american: LawCode = {
   },
 
   exposedCard(ctx, seat, why) {
+    if (why === 'led-ahead') {
+      return ruling('Am. 22', 'He led a winning card and then another without waiting for his partner to play', [
+        remedy('win', adversaries(ctx, seat), 'either adversary may call on his partner to take the first trick; the other cards so played are liable to be called (Am. 22)'),
+      ]);
+    }
     return ruling(why === 'second-card' ? 'Am. 20.II' : 'Am. 20.I', 'The card is liable to be called; it must be left face up and played when called, if that can be done without revoking (Am. 21)', [
       remedy('call-card', adversaries(ctx, seat), 'either adversary may call it (Am. 20); the holder must not play another until they have said whether they call it (Am. 23)'),
     ]);

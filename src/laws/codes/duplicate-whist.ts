@@ -108,6 +108,11 @@ export const duplicateWhist: LawCode = {
 
   exposedCard(ctx, seat, why) {
     const caller = S(rightHandAdversary(ctx, seat));
+    if (why === 'led-ahead') {
+      return ruling('Dup. XI.6', 'He led another card before his partner played to the trick', [
+        remedy('win', adversaries(ctx, seat), 'if the cards are all better than any the adversaries hold of the suit, either adversary may call on his partner to win the trick; the remaining cards are liable to be called (XI.6)'),
+      ]);
+    }
     return ruling(why === 'second-card' ? 'Dup. VII.1(a)' : 'Dup. VII.1(a), IX.2',
       'The card exposed on the table is liable to be called; it must be left face up until played (VII.3)', [
         remedy('call-card', caller, 'only the adversary on his right may call it; if that adversary plays without calling it the holder may play as he pleases (VII.4)'),
@@ -127,6 +132,11 @@ export const duplicateWhist: LawCode = {
       ]);
     }
     const many = (ctx.tables ?? 0) > 2;
+    if (stage === 'slip-wrong') {
+      return ruling('Dup. IV.10', 'The trump slip records a different trump from the one turned in dealing', [
+        remedy('new-deal', 'director', 'discovered at the next table: there must be a new deal; if already played with the wrong trump, the recorded trump stands and the original table takes the average (with fewer than three tables, a new deal) (IV.10)'),
+      ]);
+    }
     return ruling('Dup. IV.9', many ? 'The wrong trump was not corrected before the overplay began; more than two tables are in play, so this table takes the average score for the deal'
       : 'The wrong trump was not corrected before the overplay began; with fewer than three tables there must be a new deal', [
       many ? remedy('average', 'director', 'the players at this table take the average score for the deal (IV.9)') : remedy('new-deal', 'director', 'there must be a new deal (IV.9)'),

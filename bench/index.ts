@@ -1,0 +1,53 @@
+// `npm run bench [-- NAME... --deals N --rounds R --warmup W --seed S]`: runs the registered benchmarks and prints
+// their tables. New benchmarks go in their own module (like bench/rules.ts) and get one entry in BENCHES.
+import { type BenchReport, printReport } from './harness.js';
+import { RULES_DEFAULTS, benchRules } from './rules.js';
+
+interface CliOptions { names: string[]; deals?: number; rounds?: number; warmup?: number; seed?: number }
+
+const BENCHES: Record<string, (cli: CliOptions) => BenchReport> = {
+  rules: (cli) => benchRules({
+    ...RULES_DEFAULTS,
+    deals: cli.deals ?? RULES_DEFAULTS.deals,
+    rounds: cli.rounds ?? RULES_DEFAULTS.rounds,
+    warmup: cli.warmup ?? RULES_DEFAULTS.warmup,
+    seed: cli.seed ?? RULES_DEFAULTS.seed,
+  }),
+};
+
+/** Parse the command line: benchmark names, then numeric options as `--name value`. */
+export function parseArgs(argv: readonly string[]): CliOptions {
+  const cli: CliOptions = { names: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a.startsWith('--')) {
+      const key = a.slice(2);
+      const v = Number(argv[++i]);
+      if (!Number.isInteger(v) || v < 0) throw new Error(`${a} needs a non-negative integer (got ${JSON.stringify(argv[i])})`);
+      if (key === 'deals' || key === 'rounds' || key === 'warmup' || key === 'seed') cli[key] = v;
+      else throw new Error(`unknown option ${a}: use --deals, --rounds, --warmup or --seed`);
+    } else {
+      if (!(a in BENCHES)) throw new Error(`unknown benchmark "${a}": use one of ${Object.keys(BENCHES).join(', ')}`);
+      cli.names.push(a);
+    }
+  }
+  if (cli.names.length === 0) cli.names = Object.keys(BENCHES);
+  return cli;
+}
+
+function main(): void {
+  const cli = parseArgs(process.argv.slice(2));
+  let failed = false;
+  for (const name of cli.names) {
+    const rep = BENCHES[name](cli);
+    printReport(rep);
+    if (rep.sanity.some((s) => !s.ok)) failed = true;
+  }
+  // Throughput of an engine that disagrees about validity is meaningless: make that visible to scripts too.
+  if (failed) {
+    console.log('\nsanity checks failed: the figures above compare engines that do not agree on the corpus');
+    process.exitCode = 1;
+  }
+}
+
+main();
