@@ -23,9 +23,11 @@ export function makeCard(suit: number, rank: number): Card {
   return suit * 13 + rank;
 }
 
+const CARD_NAMES: readonly string[] = Array.from({ length: 52 }, (_, c) => SUIT_LETTERS[(c / 13) | 0] + RANK_LETTERS[c % 13]);
+
 /** Notation of a card, suit letter then rank: `SA`, `HT`, `C2`. */
 export function formatCard(card: Card): string {
-  return SUIT_LETTERS[suitOf(card)] + RANK_LETTERS[rankOf(card)];
+  return CARD_NAMES[card];
 }
 
 /** Index of a suit letter or symbol (S H D C, ♠ ♥ ♡ ♦ ♢ ♣ ♧ ♤, either case), or -1. */
@@ -87,4 +89,32 @@ export function parseCard(token: string, position = 0): Card {
 /** Bit of a card inside its suit mask. */
 export function rankBit(card: Card): number {
   return 1 << (card % 13);
+}
+
+const SUIT_BY_CODE = new Int8Array(128).fill(-1);
+const RANK_BY_CODE = new Int8Array(128).fill(-1);
+for (let i = 0; i < 4; i++) {
+  SUIT_BY_CODE[SUIT_LETTERS.charCodeAt(i)] = i;
+  SUIT_BY_CODE[SUIT_LETTERS.toLowerCase().charCodeAt(i)] = i;
+}
+for (let r = 0; r < 13; r++) {
+  RANK_BY_CODE[RANK_LETTERS.charCodeAt(r)] = r;
+  RANK_BY_CODE[RANK_LETTERS.toLowerCase().charCodeAt(r)] = r;
+}
+
+/** Rank index of a one-letter rank's character code (2-9 T J Q K A, either case), or -1. */
+export function rankOfCode(code: number): number {
+  return code < 128 ? RANK_BY_CODE[code] : -1;
+}
+
+/** Card index of a notation token, or -1: two character lookups for the common `SA` form, the full parser otherwise. */
+export function cardCode(token: string): Card {
+  if (token.length === 2) {
+    const a = token.charCodeAt(0), b = token.charCodeAt(1);
+    const su = a < 128 ? SUIT_BY_CODE[a] : -1;
+    const r = b < 128 ? RANK_BY_CODE[b] : -1;
+    if (su >= 0 && r >= 0) return su * 13 + r;
+  }
+  const r = tryParseCard(token);
+  return r.ok ? r.value : -1;
 }

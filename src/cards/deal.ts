@@ -1,6 +1,6 @@
 // PBN deal strings: `N:AKQ.JT9.876.5432 ...`, hands clockwise from the named seat, `-` for an unknown hand.
 import { NotationError, formatCard } from './card.js';
-import { type Hand, formatHand, parseHand, handCards } from './hand.js';
+import { type Hand, formatHand, parseHand } from './hand.js';
 import { SEATS, seatIndex } from './seat.js';
 
 /** Four hands indexed N E S W; `null` where a hand is unknown. */
@@ -14,24 +14,29 @@ export function parseDeal(text: string): Deal {
     throw new NotationError(`deal "${text}" must start with the first hand's seat and a colon, e.g. "N:"`, t.slice(0, 2), 0);
   }
   const deal: Deal = [null, null, null, null];
-  const body = t.slice(2);
-  const tokens = body.split(/\s+/).filter((x) => x.length > 0);
-  if (tokens.length > 4) throw new NotationError(`deal "${text}" has ${tokens.length} hands; at most 4`, tokens[4], body.indexOf(tokens[4]) + 2);
-  let searchFrom = 0;
-  const seen = new Map<number, number>();
-  for (let i = 0; i < tokens.length; i++) {
-    const tok = tokens[i];
-    const at = body.indexOf(tok, searchFrom) + 2;
-    searchFrom = at - 2 + tok.length;
-    const seat = (first + i) & 3;
+  const seen = [0, 0, 0, 0];
+  let i = 0;
+  let pos = 2;
+  while (pos < t.length) {
+    // Scan one whitespace-separated token by hand: this runs for every deal of a replay.
+    while (pos < t.length && t.charCodeAt(pos) <= 32) pos++;
+    if (pos >= t.length) break;
+    const at = pos;
+    while (pos < t.length && t.charCodeAt(pos) > 32) pos++;
+    const tok = t.slice(at, pos);
+    if (i === 4) throw new NotationError(`deal "${text}" has more than 4 hands`, tok, at);
+    const seat = (first + i++) & 3;
     if (tok === '-') continue;
     const hand = parseHand(tok, at);
-    for (const c of handCards(hand)) {
-      const prev = seen.get(c);
-      if (prev !== undefined) {
+    for (let s = 0; s < 4; s++) {
+      const clash = seen[s] & hand[s];
+      if (clash) {
+        const bit = 31 - Math.clz32(clash);
+        const c = s * 13 + bit;
+        const prev = deal.findIndex((h) => h !== null && (h[s] & (1 << bit)) !== 0);
         throw new NotationError(`${formatCard(c)} is dealt to both ${SEATS[prev]} and ${SEATS[seat]}`, tok, at);
       }
-      seen.set(c, seat);
+      seen[s] |= hand[s];
     }
     deal[seat] = hand;
   }

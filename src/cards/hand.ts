@@ -1,5 +1,5 @@
 // A hand is four 13-bit masks, one per suit (S H D C); bit r set means the rank r card is held.
-import { type Card, type Suit, RANK_LETTERS, SUIT_LETTERS, NotationError, rankIndex, suitOf } from './card.js';
+import { type Card, type Suit, RANK_LETTERS, SUIT_LETTERS, NotationError, rankIndex, rankOfCode, suitOf } from './card.js';
 
 export type Hand = [number, number, number, number];
 
@@ -73,6 +73,12 @@ export function parseHand(text: string, offset = 0): Hand {
   for (let s = 0; s < 4; s++) {
     const ranks = suits[s];
     for (let i = 0; i < ranks.length; i++) {
+      const code = ranks.charCodeAt(i);
+      const fast = rankOfCode(code);
+      if (fast >= 0 && !(hand[s] & (1 << fast)) && code !== 49) {
+        hand[s] |= 1 << fast;
+        continue;
+      }
       let tok = ranks[i];
       if (tok === '1' && ranks[i + 1] === '0') tok = '10';
       const r = rankIndex(tok);

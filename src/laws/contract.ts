@@ -10,8 +10,20 @@ export interface Contract {
   doubled: 0 | 1 | 2;
 }
 
+const parsedContracts = new Map<string, Parsed<Contract>>();
+
 /** Parse a contract such as "4HE" or "3NTSX"; returns a reason when the text is not a contract. */
 export function parseContract(text: string): Parsed<Contract> {
+  let r = parsedContracts.get(text);
+  if (!r) {
+    r = parseContractText(text);
+    // Only a few hundred contracts exist; memoising keeps replaying a session cheap.
+    if (parsedContracts.size < 4096) parsedContracts.set(text, r);
+  }
+  return r;
+}
+
+function parseContractText(text: string): Parsed<Contract> {
   const m = /^([1-7])(NT|N|[SHDC♠♥♦♣])([NESW])(XX|X)?$/i.exec(text.trim());
   if (!m) return { ok: false, error: `contract "${text}" must be level 1-7, strain S H D C or NT, declarer N E S W, then X or XX, e.g. "4HE"` };
   const st = m[2].toUpperCase();

@@ -1,7 +1,7 @@
 // The play of one deal: a fold over place/lift/claim/remedy events that keeps the table state and the
 // findings. Pure: no I/O, no clock, no randomness. Physical events are interpreted here under the
 // table-log conventions of DESIGN §4; the code of laws rules on every irregularity.
-import { type Card, formatCard, parseCard, suitOf, rankOf, tryParseCard, suitIndex } from '../cards/card.js';
+import { type Card, cardCode, formatCard, parseCard, suitOf, rankOf, suitIndex } from '../cards/card.js';
 import { type Hand, addCard, handCards, handSize, holds, removeCard } from '../cards/hand.js';
 import { type Deal, parseDeal } from '../cards/deal.js';
 import { type Seat, SEATS, leftOf, partnerOf, seatIndex } from '../cards/seat.js';
@@ -41,6 +41,8 @@ export class DealPlay {
   readonly board: number | undefined;
   readonly dealer: number;
   readonly seats: number[];
+  /** The next seat in play after each seat, clockwise. */
+  private readonly nextOf: number[];
   readonly dummies: Set<number>;
   readonly declarer: number;
   readonly ctx: RuleContext;
@@ -70,9 +72,8 @@ export class DealPlay {
   properLeader: number;
   private quitPending: { cards: number[]; lifted: number; trick: number } | null = null;
   /** Unknown hands: trick (1-based) at which a seat showed out of a suit; 0 when it has not. */
-  private readonly voidShown = new Uint8Array(16);
-  private readonly voidCard = new Int8Array(16);
-  private readonly voidByCall = new Uint8Array(16);
+  /** Unknown hands, per seat*4+suit: [0,16) trick shown out (0 none), [16,32) the card, [32,48) 1 when by a call. */
+  private readonly voids = new Int8Array(48);
   private readonly openRenounces: OpenRenounce[] = [];
   readonly revokes: RevokeRecord[] = [];
   readonly liable = new Map<number, Liability>();
@@ -82,8 +83,10 @@ export class DealPlay {
   private claim: { side: number; tricks: number; seat: number; atTrick: number } | null = null;
   private readonly exchanged = [false, false, false, false];
   private penaltyChoice: 'tricks' | 'points' | undefined;
-  /** Cards physically face up in each seat's zone. */
-  readonly zones: Set<number>[] = [new Set(), new Set(), new Set(), new Set()];
+  /** Which zone each card lies face up in: seat + 1, or 0 when it is in no zone. */
+  readonly zoneOf = new Int8Array(52);
+  /** Bit per seat that has played to the current trick. */
+  private curMask = 0;
   private seq: number | undefined;
   private fouled = false;
 
@@ -116,6 +119,7 @@ export class DealPlay {
       seats: this.seats, dummies: this.dummies, declarer, dealer: this.dealer, trick: 1,
       tables: ev.tables, overplay: ev.overplay ?? ev.trumpSlip !== undefined, totalTricks: TOTAL_TRICKS,
     };
+    this.nextOf = [0, 1, 2, 3].map((x) => this.nextSeat(x));
     this.properLeader = this.firstLeader();
     if (ev.hands) {
       const deal = parseDeal(ev.hands);
@@ -182,8 +186,8 @@ export class DealPlay {
     if (this.curSeats.length === 0) return this.properLeader;
     let s = this.curSeats[0];
     for (let i = 0; i < this.seats.length; i++) {
-      if (!this.curSeats.includes(s)) return s;
-      s = this.nextSeat(s);
+      if (!(this.curMask & (1 << s))) return s;
+      s = this.nextOf[s];
     }
     return null;
   }
@@ -205,14 +209,13 @@ export class DealPlay {
   /** A card appears face up in a seat's zone. */
   place(seat: number, cardText: string | undefined, seq?: number, tag?: string): void {
     this.seq = seq;
-    const parsed = cardText === undefined ? null : tryParseCard(cardText);
-    if (!parsed || !parsed.ok) {
+    const card = cardText === undefined ? -1 : cardCode(cardText);
+    if (card < 0) {
       this.addFinding('unknown-card', seat, this.code.handIrregularity(this.ctx, seat, 'card-not-in-hand'),
         `a card the table cannot name (${tag ? `tag ${tag}` : JSON.stringify(cardText)}) was placed in ${SEATS[seat]}'s zone`);
       return;
     }
-    const card = parsed.value;
-    this.zones[seat].add(card);
+    this.zoneOf[card] = seat + 1;
 
     if (this.claim) {
       if (this.claimNotAdmitted()) return;
@@ -236,8 +239,7 @@ export class DealPlay {
     if (this.variant.code === 'humbug') this.inferExchange(seat, card);
     if (this.hands) this.checkFouled(seat, card);
 
-    const liability = this.liable.get(card);
-    if (liability) this.liable.delete(card);
+    if (this.liable.size) this.liable.delete(card); // playing a liable card discharges it (Dup. VII.3)
 
     if (this.curSeats.length === 0) this.lead(seat, card);
     else if (!this.follow(seat, card)) return;
@@ -338,7 +340,7 @@ export class DealPlay {
 
   /** Returns false when the card is not a play to the trick (a second card, now liable to be called). */
   private follow(seat: number, card: number): boolean {
-    if (this.curSeats.includes(seat)) {
+    if (this.curMask & (1 << seat)) {
       this.secondCard(seat, card);
       return false;
     }
@@ -360,6 +362,8 @@ export class DealPlay {
     this.checkFollowDemands(seat, card);
     const led = suitOf(this.curCards[0]);
     const suit = suitOf(card);
+    // Any card of a suit the seat showed out of proves that renounce a revoke, whatever is led now.
+    this.proveVoid(seat, card);
     if (suit !== led) {
       if (this.hands) {
         if (this.hands[seat][led] !== 0) {
@@ -368,13 +372,11 @@ export class DealPlay {
           this.addFinding('renounce-in-error', seat, this.code.renounceInError(this.ctx, seat),
             `${SEATS[seat]} renounced ${'SHDC'[led]} with ${formatCard(card)} while holding ${handCards(this.hands[seat]).filter((c) => suitOf(c) === led).map(formatCard).join(' ')}`, card);
         }
-      } else if (this.voidShown[seat * 4 + led] === 0) {
-        this.voidShown[seat * 4 + led] = this.trickNumber;
-        this.voidCard[seat * 4 + led] = card;
-        this.voidByCall[seat * 4 + led] = 0;
+      } else if (this.voids[seat * 4 + led] === 0) {
+        this.voids[seat * 4 + led] = this.trickNumber;
+        this.voids[16 + seat * 4 + led] = card;
+        this.voids[32 + seat * 4 + led] = 0;
       }
-    } else {
-      this.proveVoid(seat, card);
     }
     return true;
   }
@@ -382,7 +384,7 @@ export class DealPlay {
   /** A card put down by a seat that has already played to the trick: exposed, or led ahead (Dup. XI.6, Am. 22). */
   private secondCard(seat: number, card: number): void {
     const partner = this.partner(seat);
-    const leadAhead = this.curSeats[0] === seat && partner !== seat && !this.curSeats.includes(partner) && !this.dummies.has(partner)
+    const leadAhead = this.curSeats[0] === seat && partner !== seat && !(this.curMask & (1 << partner)) && !this.dummies.has(partner)
       && this.isMaster(this.curCards[0], seat) && this.isMaster(card, seat);
     const ruling = this.code.exposedCard(this.ctx, seat, leadAhead ? 'led-ahead' : 'second-card');
     if (!ruling) return;
@@ -406,11 +408,11 @@ export class DealPlay {
   private proveVoid(seat: number, card: number): void {
     if (this.hands) return;
     const k = seat * 4 + suitOf(card);
-    const t = this.voidShown[k];
+    const t = this.voids[k];
     if (t === 0) return;
-    this.voidShown[k] = 0;
+    this.voids[k] = 0;
     const rec: RevokeRecord = { seat, trick: t, suit: suitOf(card) };
-    if (this.voidByCall[k]) {
+    if (this.voids[32 + k]) {
       rec.failureToComply = true;
       this.revokes.push(rec);
       this.addFinding('failure-to-comply', seat, this.code.failureToComply(this.ctx, seat, `lead the called suit ${'SHDC'[suitOf(card)]}`),
@@ -419,8 +421,8 @@ export class DealPlay {
     }
     this.revokes.push(rec);
     this.addFinding('revoke', seat, this.code.revoke(this.ctx, seat, 'proved'),
-      `${SEATS[seat]} renounced ${'SHDC'[suitOf(card)]} at trick ${t} with ${formatCard(this.voidCard[k])} and now plays ${formatCard(card)}: the revoke is proved`,
-      this.voidCard[k], t, { renounceTrick: t });
+      `${SEATS[seat]} renounced ${'SHDC'[suitOf(card)]} at trick ${t} with ${formatCard(this.voids[16 + k])} and now plays ${formatCard(card)}: the revoke is proved`,
+      this.voids[16 + k], t, { renounceTrick: t });
   }
 
   private commit(seat: number, card: number): void {
@@ -430,6 +432,7 @@ export class DealPlay {
     this.playedCount[seat]++;
     this.curSeats.push(seat);
     this.curCards.push(card);
+    this.curMask |= 1 << seat;
     if (this.curSeats.length === this.seats.length) this.completeTrick();
   }
 
@@ -442,6 +445,7 @@ export class DealPlay {
     this.quitPending = { cards: this.curCards, lifted: 0, trick };
     this.curSeats = [];
     this.curCards = [];
+    this.curMask = 0;
     this.curFalseLead = false;
     this.mayWithdraw = [];
     this.properLeader = winner;
@@ -488,6 +492,7 @@ export class DealPlay {
 
   private checkLeadDemands(seat: number, card: number): void {
     const S = SEATS[seat];
+    if (this.penalties.length === 0) return;
     for (const p of [...this.penalties]) {
       if (!p.from.includes(S)) continue;
       if (p.kind === 'call-suit') {
@@ -512,6 +517,7 @@ export class DealPlay {
 
   private checkFollowDemands(seat: number, card: number): void {
     const S = SEATS[seat];
+    if (this.penalties.length === 0) return;
     const led = suitOf(this.curCards[0]);
     for (const p of [...this.penalties]) {
       if (!p.from.includes(S) || !p.demand) continue;
@@ -565,16 +571,16 @@ export class DealPlay {
     } else if (leadCall) {
       // Unknown hands: the failure is proved if he later plays the called suit.
       const k = seat * 4 + suit;
-      if (this.voidShown[k] === 0) {
-        this.voidShown[k] = this.trickNumber;
-        this.voidCard[k] = card;
-        this.voidByCall[k] = 1;
+      if (this.voids[k] === 0) {
+        this.voids[k] = this.trickNumber;
+        this.voids[16 + k] = card;
+        this.voids[32 + k] = 1;
       }
     }
   }
 
   private failedCardCall(seat: number, card: number, p: PendingPenalty): void {
-    if (this.hands && !holds(this.hands[seat], p.demand!.card!) && !this.zones[seat].has(p.demand!.card!)) return;
+    if (this.hands && !holds(this.hands[seat], p.demand!.card!) && this.zoneOf[p.demand!.card!] !== seat + 1) return;
     this.revokes.push({ seat, trick: this.trickNumber, suit: suitOf(p.demand!.card!), failureToComply: true });
     this.addFinding('failure-to-comply', seat, this.code.failureToComply(this.ctx, seat, `play ${formatCard(p.demand!.card!)}`),
       `${SEATS[seat]} was lawfully called on to play ${formatCard(p.demand!.card!)} (${p.law}) and played ${formatCard(card)}`, card);
@@ -594,10 +600,9 @@ export class DealPlay {
   /** A card leaves a seat's zone: turned and quitted, taken back, or the trump card taken into the hand. */
   lift(seat: number, cardText: string | undefined, seq?: number): void {
     this.seq = seq;
-    const parsed = cardText === undefined ? null : tryParseCard(cardText);
-    if (!parsed || !parsed.ok) return;
-    const card = parsed.value;
-    this.zones[seat].delete(card);
+    const card = cardText === undefined ? -1 : cardCode(cardText);
+    if (card < 0) return;
+    if (this.zoneOf[card] === seat + 1) this.zoneOf[card] = 0;
     if (card === this.turned && seat === this.dealer && this.turnedInZone) {
       this.turnedInZone = false; // Dup. IV.2: the dealer takes the trump card into his hand.
       return;
@@ -629,12 +634,12 @@ export class DealPlay {
     }
     const ri = this.openRenounces.findIndex((r) => r.seat === owner && r.card === card && r.trick === trick);
     const vk = owner * 4 + (this.curCards.length ? suitOf(this.curCards[0]) : 0);
-    const unknownRenounce = !this.hands && idx > 0 && this.voidShown[vk] === trick && this.voidCard[vk] === card;
+    const unknownRenounce = !this.hands && idx > 0 && this.voids[vk] === trick && this.voids[16 + vk] === card;
     if (ri >= 0 || unknownRenounce) {
       // Dup. X.3: the renounce in error is lawfully corrected; later players may withdraw their cards.
       if (ri >= 0) this.openRenounces.splice(ri, 1);
       if (unknownRenounce) {
-        this.voidShown[vk] = 0;
+        this.voids[vk] = 0;
         this.addFinding('renounce-in-error', owner, this.code.renounceInError(this.ctx, owner),
           `${SEATS[owner]} took back ${formatCard(card)}, a renounce, to follow suit`, card);
       }
@@ -671,6 +676,7 @@ export class DealPlay {
     const card = this.curCards[idx];
     this.curSeats.splice(idx, 1);
     this.curCards.splice(idx, 1);
+    this.curMask &= ~(1 << seat);
     this.played[card] = 0;
     this.playedCount[seat]--;
     if (this.hands) addCard(this.hands[seat], card);
@@ -791,11 +797,11 @@ export class DealPlay {
 
   /** The DESIGN §5 shape of this deal. */
   result(): DealResult {
-    const trickWinners = this.tricks.map((t) => this.sideOf(t.winner));
     const won = this.totals();
-    const { scored, marks } = this.code.score({
-      seats: this.seats, tricksWon: won, trickWinners, trickWinnerSeats: this.tricks.map((t) => t.winner), revokes: this.revokes,
-      dummies: this.dummies, penaltyChoice: this.penaltyChoice,
+    // Every code scores a deal without a revoke as played; only a revoke needs the code's arithmetic.
+    const { scored, marks } = this.revokes.length === 0 ? { scored: won, marks: undefined } : this.code.score({
+      seats: this.seats, tricksWon: won, trickWinners: this.tricks.map((t) => this.sideOf(t.winner)),
+      trickWinnerSeats: this.tricks.map((t) => t.winner), revokes: this.revokes, dummies: this.dummies, penaltyChoice: this.penaltyChoice,
     });
     const names = this.seats.length === 2 ? this.seats.map((s) => SEATS[s]) : ['NS', 'EW'];
     const tricks: TrickRecord[] = this.tricks.map((t) => {

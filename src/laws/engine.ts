@@ -1,7 +1,7 @@
 // The rules engine: a pure fold over table-log events. `Table` is the readable API
 // (table.play('E', 'D3'), table.whoseTurn()); `replay` folds a whole log into the DESIGN §5 result.
 import { type Seat, SEATS, seatIndex } from '../cards/seat.js';
-import { formatCard, suitOf, tryParseCard } from '../cards/card.js';
+import { cardCode, formatCard, suitOf } from '../cards/card.js';
 import { formatHand } from '../cards/hand.js';
 import type { DealEvent, RemedyEvent, TableEvent } from '../formats/table-log.js';
 import type { PendingPenalty } from './code.js';
@@ -39,16 +39,22 @@ export class Table {
 
   /** Fold one table-log event; returns the findings it produced. */
   apply(ev: TableEvent): Finding[] {
-    switch (ev.type) {
-      case 'deal': return this.deal(ev);
-      case 'place': return this.track(() => this.ensureDeal().place(seatIndex(ev.seat), ev.card, ev.seq, (ev as { tag?: string }).tag));
-      case 'lift': return this.track(() => this.ensureDeal().lift(seatIndex(ev.seat), ev.card, ev.seq));
-      case 'claim': return this.track(() => this.ensureDeal().claimTricks(seatIndex(ev.seat), ev.tricks, ev.seq));
-      case 'remedy': return this.track(() => { this.remedy(ev); });
-      case 'exchange': return this.track(() => this.ensureDeal().exchange(seatIndex(ev.seat)));
-      case 'tray': this.lastTray = ev.code; return [];
-      default: return [];
+    if (ev.type === 'deal') return this.deal(ev);
+    if (ev.type === 'tray') {
+      this.lastTray = ev.code;
+      return NONE;
     }
+    const d = this.ensureDeal();
+    const before = d.findings.length;
+    switch (ev.type) {
+      case 'place': d.place(seatIndex(ev.seat), ev.card, ev.seq, (ev as { tag?: string }).tag); break;
+      case 'lift': d.lift(seatIndex(ev.seat), ev.card, ev.seq); break;
+      case 'claim': d.claimTricks(seatIndex(ev.seat), ev.tricks, ev.seq); break;
+      case 'remedy': this.remedy(ev); break;
+      case 'exchange': d.exchange(seatIndex(ev.seat)); break;
+    }
+    // Most events find nothing: share one empty array rather than allocate per card.
+    return d.findings.length === before ? NONE : d.findings.slice(before);
   }
 
   /** Start a deal (closing the one in progress). */
@@ -102,9 +108,9 @@ export class Table {
   /** True when the card would be a renounce by the seat (it does not follow the suit led). */
   isRenounce(seat: Seat, card: string): boolean {
     const d = this.current;
-    const c = tryParseCard(card);
-    if (!d || d.curCards.length === 0 || !c.ok || d.curSeats[0] === seatIndex(seat)) return false;
-    return suitOf(c.value) !== suitOf(d.curCards[0]);
+    const c = cardCode(card);
+    if (!d || d.curCards.length === 0 || c < 0 || d.curSeats[0] === seatIndex(seat)) return false;
+    return suitOf(c) !== suitOf(d.curCards[0]);
   }
 
   /** The trick in progress. */
@@ -180,13 +186,6 @@ export class Table {
     return this.current!;
   }
 
-  private track(fn: () => void): Finding[] {
-    const d = this.ensureDeal();
-    const before = d.findings.length;
-    fn();
-    // Most events find nothing: share one empty array rather than allocate per card.
-    return d.findings.length === before ? NONE : d.findings.slice(before);
-  }
 }
 
 /** Fold a whole table log (one or more deals) into the DESIGN §5 result. */
