@@ -1,0 +1,557 @@
+// PBN 2.1 import and export. Import is lenient (PBN "import format": any case, tabs, comments, tags in any
+// order, unquoted values); export follows the strict "export format" so other programs can read it.
+import { parseDeal, formatDeal } from '../cards/deal.js';
+import { type Seat, SEATS, seatIndex, sideOf, leftOf } from '../cards/seat.js';
+import type { DealResult } from '../laws/types.js';
+import {
+  type DealRecord, type Irregularity, type ParseError, type ParseResult, type Play, type ColumnTrick,
+  normaliseStrain, compactContract, parseCompactContract, contractTrump, playOrderFromColumns, normaliseCard,
+  claimFromResult, completeTrickCount, tricksOf,
+} from './record.js';
+import { suitIndex } from '../cards/card.js';
+
+// ---------------------------------------------------------------------------------------------------
+// Scanning: the text becomes games, each a list of tags and section tokens with their line numbers.
+
+interface TagItem { kind: 'tag'; name: string; value: string; line: number }
+interface TokenItem { kind: 'token'; text: string; line: number }
+type Item = TagItem | TokenItem;
+
+const TOKEN_STOP = new Set([' ', '\t', '\v', '\f', '\n', '[', ']', '{', '}', ';', '"']);
+/** Tags whose repetition starts a new game even without the empty line PBN asks for. */
+const GAME_STARTERS = new Set(['Event', 'Board']);
+
+function scan(source: string, errors: ParseError[]): Item[][] {
+  const src = source.replace(/\r\n?/g, '\n');
+  const n = src.length;
+  const games: Item[][] = [];
+  let cur: Item[] = [];
+  let seen = new Set<string>();
+  let i = 0;
+  let line = 1;
+  let lineStart = true;
+  const endGame = (): void => {
+    if (cur.length > 0) games.push(cur);
+    cur = [];
+    seen = new Set();
+  };
+  const skipToEol = (): void => {
+    while (i < n && src[i] !== '\n') i++;
+  };
+  while (i < n) {
+    if (lineStart) {
+      lineStart = false;
+      let j = i;
+      while (j < n && (src[j] === ' ' || src[j] === '\t' || src[j] === '\v' || src[j] === '\f')) j++;
+      // A semi-empty line ends the game (PBN 3); comments are consumed whole, so theirs never get here.
+      if (j >= n || src[j] === '\n') { endGame(); i = j; continue; }
+      if (src[i] === '%') { skipToEol(); continue; }
+    }
+    const ch = src[i];
+    if (ch === '\n') { line++; lineStart = true; i++; continue; }
+    if (ch === ' ' || ch === '\t' || ch === '\v' || ch === '\f') { i++; continue; }
+    if (ch === ';') { skipToEol(); continue; }
+    if (ch === '{') {
+      const close = src.indexOf('}', i + 1);
+      if (close < 0) {
+        errors.push({ line, message: 'a { comment is never closed with }' });
+        i = n;
+        continue;
+      }
+      for (let k = i; k < close; k++) if (src[k] === '\n') line++;
+      i = close + 1;
+      continue;
+    }
+    if (ch === '[') {
+      const startLine = line;
+      const tag = readTag();
+      if (tag) {
+        if (GAME_STARTERS.has(tag.name) && seen.has(tag.name)) endGame();
+        seen.add(tag.name);
+        cur.push({ kind: 'tag', name: tag.name, value: tag.value, line: startLine });
+      }
+      continue;
+    }
+    if (ch === '"') {
+      const close = src.indexOf('"', i + 1);
+      const eol = src.indexOf('\n', i + 1);
+      const end = close < 0 || (eol >= 0 && eol < close) ? (eol < 0 ? n : eol) : close + 1;
+      cur.push({ kind: 'token', text: src.slice(i, end), line });
+      i = end;
+      continue;
+    }
+    if (ch === ']' || ch === '}') {
+      cur.push({ kind: 'token', text: ch, line });
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < n && !TOKEN_STOP.has(src[j])) j++;
+    cur.push({ kind: 'token', text: src.slice(i, j), line });
+    i = j;
+  }
+  endGame();
+  return games;
+
+  // Reads `[Name "value"]` at i; white space (even line ends) may separate the parts in import format.
+  // On failure only the rest of the opening line is dropped, so a tag on the next line is still read.
+  function readTag(): { name: string; value: string } | null {
+    const startLine = line;
+    const tagStart = i;
+    const fail = (message: string): null => {
+      errors.push({ line: startLine, message });
+      line = startLine;
+      i = src.indexOf('\n', tagStart);
+      if (i < 0) i = n;
+      return null;
+    };
+    i++;
+    skipSpace();
+    const m = /^[A-Za-z0-9_]+/.exec(src.slice(i, i + 256));
+    if (!m) return fail('a tag must start with a name after "[", e.g. [Board "1"]');
+    const name = m[0];
+    i += name.length;
+    skipSpace();
+    let value = '';
+    if (src[i] === '"') {
+      i++;
+      let closed = false;
+      while (i < n && src[i] !== '\n') {
+        const c = src[i];
+        if (c === '\\' && (src[i + 1] === '"' || src[i + 1] === '\\')) { value += src[i + 1]; i += 2; continue; }
+        if (c === '"') { closed = true; i++; break; }
+        value += c;
+        i++;
+      }
+      if (!closed) return fail(`the value of tag ${name} has no closing quote`);
+      skipSpace();
+    } else {
+      // Import leniency: `[Event Random Deal #]` is read as an unquoted value.
+      const eol = src.indexOf('\n', i);
+      const close = src.indexOf(']', i);
+      if (close < 0 || (eol >= 0 && eol < close)) return fail(`tag ${name} is not closed with "]"`);
+      value = src.slice(i, close).trim();
+      i = close;
+    }
+    if (src[i] !== ']') return fail(`tag ${name} is not closed with "]"`);
+    i++;
+    return { name, value };
+  }
+
+  function skipSpace(): void {
+    while (i < n && (src[i] === ' ' || src[i] === '\t' || src[i] === '\n' || src[i] === '\v' || src[i] === '\f')) {
+      if (src[i] === '\n') line++;
+      i++;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Tag values.
+
+/** Tags that may not inherit with "#" or "##" (PBN 4.8). */
+const NO_INHERIT = new Set(['Dealer', 'Vulnerable', 'Deal', 'Declarer', 'Contract', 'Auction', 'Play', 'Note']);
+
+/** Carries "#" and "##" values (PBN 4.8) from game to game. */
+class Inheritance {
+  private last = new Map<string, string>();
+  private always = new Map<string, string>();
+
+  /** Resolve one game's first-occurrence tags in place. */
+  resolve(tags: Map<string, TagItem>, errors: ParseError[]): void {
+    for (const [name, tag] of tags) {
+      if (!tag.value.startsWith('#')) continue;
+      if (NO_INHERIT.has(name)) {
+        errors.push({ line: tag.line, message: `tag ${name} may not use "#" inheritance (PBN 4.8)` });
+        tag.value = '';
+        continue;
+      }
+      if (tag.value.startsWith('##')) {
+        tag.value = tag.value.slice(2);
+        this.always.set(name, tag.value);
+      } else if (tag.value === '#') {
+        tag.value = this.last.get(name) ?? '';
+      }
+    }
+    for (const [name, value] of this.always) {
+      if (!tags.has(name)) tags.set(name, { kind: 'tag', name, value, line: 0 });
+    }
+    for (const [name, tag] of tags) this.last.set(name, tag.value);
+  }
+}
+
+const VULNERABLE: Record<string, string> = {
+  none: 'None', love: 'None', '-': 'None', ns: 'NS', ew: 'EW', all: 'All', both: 'All',
+};
+
+/** Declarer's tricks from a Result value ("9", "NS 9", "EW 4 NS 9", "^9"), or a message. */
+function resultTricks(value: string, declarer: Seat | undefined): number | string {
+  const v = value.replace(/^\^/, '').trim();
+  if (/^\d+$/.test(v)) return Number(v) <= 13 ? Number(v) : `Result "${value}" is more than 13 tricks`;
+  const m = /^(NS|EW)\s+(\d+)(?:\s+(NS|EW)\s+\d+)?$/i.exec(v);
+  if (!m || Number(m[2]) > 13) return `Result "${value}" must be declarer's tricks, e.g. "9" or "NS 9"`;
+  if (!declarer) return `Result "${value}" names a side but there is no Declarer`;
+  const side = m[1].toUpperCase() === 'NS' ? 0 : 1;
+  return side === sideOf(seatIndex(declarer)) ? Number(m[2]) : 13 - Number(m[2]);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The play section.
+
+interface PlaySection { rows: ColumnTrick[]; rowLines: number[]; marks: { row: number; col: number; marker: 'R' | 'L' }[]; unfinished: boolean }
+
+/** Sub-tokens of one chunk: irregularity, note reference, NAG, suffix, `*`, `+`, dashes, card, or a stray. */
+const PLAY_TOKEN = /\^[A-Za-z]?|=\d+=|\$\d+|[!?]{1,2}|\*|\+|-+|[A-Za-z0-9]+|[^]/gy;
+
+function readPlay(tokens: readonly TokenItem[], errors: ParseError[]): PlaySection {
+  const out: PlaySection = { rows: [], rowLines: [], marks: [], unfinished: false };
+  let pending: ('R' | 'L')[] = [];
+  let lastCard = null as { row: number; col: number } | null;
+  let ended = false;
+  const mark = (row: number, col: number, marker: 'R' | 'L'): void => {
+    out.marks.push({ row, col, marker });
+    if (marker === 'L') out.rows[row].ledOutOfTurn = col;
+  };
+  const push = (card: string | null, line: number): void => {
+    let row = out.rows[out.rows.length - 1];
+    if (!row || row.cards.length === 4) {
+      row = { cards: [] };
+      out.rows.push(row);
+      out.rowLines.push(line);
+    }
+    const at = { row: out.rows.length - 1, col: row.cards.length };
+    row.cards.push(card);
+    if (card !== null) for (const m of pending) mark(at.row, at.col, m);
+    pending = [];
+    lastCard = card !== null ? at : null;
+  };
+  for (const tok of tokens) {
+    PLAY_TOKEN.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = PLAY_TOKEN.exec(tok.text)) !== null) {
+      const t = m[0];
+      // Chunks are split at white space, so a sub-token after the first is glued to the one before.
+      const glued = m.index > 0;
+      if (ended) {
+        errors.push({ line: tok.line, message: `"${tok.text}" follows "*", which ends the play` });
+        break;
+      }
+      if (t[0] === '^') {
+        const kind = t[1]?.toUpperCase();
+        if (kind !== 'R' && kind !== 'L') {
+          errors.push({ line: tok.line, message: `"${t}" is not a play irregularity: use ^R (revoke) or ^L (lead out of turn)` });
+        } else if (glued && lastCard) {
+          // Appended to a card ("S6^R") it marks that card; standing before one ("^R S6") the next (PBN 3.9).
+          mark(lastCard.row, lastCard.col, kind);
+        } else {
+          pending.push(kind);
+        }
+        lastCard = null;
+        continue;
+      }
+      if (t[0] === '=' || t[0] === '$' || t[0] === '!' || t[0] === '?') continue;
+      lastCard = null;
+      if (t === '*') { ended = true; continue; }
+      if (t === '+') { out.unfinished = true; push(null, tok.line); continue; }
+      if (t[0] === '-') { push(null, tok.line); continue; }
+      if (/^[A-Za-z0-9]+$/.test(t)) {
+        const card = normaliseCard(t);
+        if (card === null) errors.push({ line: tok.line, message: `"${t}" is not a card: write a suit (S H D C) then a rank, e.g. SA or HT` });
+        push(card, tok.line);
+        continue;
+      }
+      errors.push({ line: tok.line, message: `unexpected "${t}" in the play section` });
+    }
+  }
+  const last = out.rows[out.rows.length - 1];
+  if (last) while (last.cards.length < 4) last.cards.push(null);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Games into records.
+
+function buildRecord(items: Item[], inherit: Inheritance, errors: ParseError[]): DealRecord | null {
+  const tags = new Map<string, TagItem>();
+  const sections = new Map<string, TokenItem[]>();
+  let section: string | null = null;
+  for (const it of items) {
+    if (it.kind === 'tag') {
+      section = it.name;
+      if (it.name === 'Note') continue;
+      if (!tags.has(it.name)) tags.set(it.name, it);
+      else if (it.name === 'Play' || it.name === 'Auction') section = `${it.name}#ignored`;
+      continue;
+    }
+    if (section === null) {
+      errors.push({ line: it.line, message: `"${it.text}" stands outside any tag or section` });
+      continue;
+    }
+    const list = sections.get(section) ?? [];
+    list.push(it);
+    sections.set(section, list);
+  }
+  if (tags.size === 0) return null;
+  inherit.resolve(tags, errors);
+
+  const rec: DealRecord = { plays: [], tags: {} };
+  for (const [name, t] of tags) rec.tags[name] = t.value;
+  const value = (name: string): string | undefined => {
+    const v = tags.get(name)?.value.trim();
+    return v === undefined || v === '' || v === '?' ? undefined : v;
+  };
+  const lineOf = (name: string): number => tags.get(name)?.line ?? 0;
+
+  const board = value('Board');
+  if (board !== undefined) {
+    if (/^\d+$/.test(board)) rec.board = Number(board);
+    else errors.push({ line: lineOf('Board'), message: `Board "${board}" must be a positive integer` });
+  }
+  const dealer = value('Dealer');
+  if (dealer !== undefined) {
+    if (dealer.length === 1 && seatIndex(dealer) >= 0) rec.dealer = SEATS[seatIndex(dealer)];
+    else errors.push({ line: lineOf('Dealer'), message: `Dealer "${dealer}" must be N, E, S or W` });
+  }
+  const vul = value('Vulnerable');
+  if (vul !== undefined) {
+    const v = VULNERABLE[vul.toLowerCase()];
+    if (v) rec.vulnerable = v;
+    else errors.push({ line: lineOf('Vulnerable'), message: `Vulnerable "${vul}" must be None, NS, EW or All` });
+  }
+  const deal = value('Deal');
+  if (deal !== undefined) {
+    try {
+      rec.hands = formatDeal(parseDeal(deal), 0);
+    } catch (err) {
+      errors.push({ line: lineOf('Deal'), message: `Deal: ${(err as Error).message}` });
+    }
+  }
+  const players: Partial<Record<Seat, string>> = {};
+  for (const [tag, seat] of [['North', 'N'], ['East', 'E'], ['South', 'S'], ['West', 'W']] as const) {
+    const p = value(tag);
+    if (p !== undefined) players[seat] = p;
+  }
+  if (Object.keys(players).length > 0) rec.players = players;
+
+  const declarer = value('Declarer');
+  if (declarer !== undefined) {
+    const swapped = declarer.startsWith('^');
+    const d = swapped ? declarer.slice(1) : declarer;
+    if (d.length === 1 && seatIndex(d) >= 0) {
+      rec.declarer = SEATS[seatIndex(d)];
+      if (swapped) rec.declarerSwapped = true;
+    } else {
+      errors.push({ line: lineOf('Declarer'), message: `Declarer "${declarer}" must be N, E, S or W, or ^ and a seat` });
+    }
+  }
+  let trump: number | null = null;
+  const contract = value('Contract');
+  if (contract !== undefined && !/^pass$/i.test(contract)) {
+    const full = /^([1-7])\s*(NT|N|S|H|D|C)\s*(XX|X)?$/i.exec(contract);
+    const strainOnly = normaliseStrain(contract);
+    if (full) {
+      const strain = normaliseStrain(full[2]) as string;
+      trump = strain === 'NT' ? -1 : suitIndex(strain);
+      if (rec.declarer) {
+        rec.contract = compactContract({
+          level: Number(full[1]), strain, declarer: rec.declarer, risk: (full[3]?.toUpperCase() ?? '') as '' | 'X' | 'XX',
+        });
+      } else {
+        errors.push({ line: lineOf('Contract'), message: `Contract "${contract}" has no Declarer` });
+      }
+    } else if (strainOnly) {
+      // An end position gives only the denomination (PBN 3.10).
+      trump = strainOnly === 'NT' ? -1 : suitIndex(strainOnly);
+    } else {
+      errors.push({ line: lineOf('Contract'), message: `Contract "${contract}" must be a level 1-7, a strain S H D C or NT, then X or XX; or Pass` });
+    }
+  }
+  const result = value('Result');
+  if (result !== undefined) {
+    const r = resultTricks(result, rec.declarer);
+    if (typeof r === 'number') rec.result = r;
+    else errors.push({ line: lineOf('Result'), message: r });
+  }
+
+  const play = tags.get('Play');
+  const playSeat = value('Play');
+  if (play && playSeat !== undefined) {
+    if (playSeat.length !== 1 || seatIndex(playSeat) < 0) {
+      errors.push({ line: play.line, message: `Play "${playSeat}" must be the seat of the first card: N, E, S or W` });
+    } else {
+      if (trump === null) {
+        errors.push({ line: play.line, message: 'the Play section needs a Contract to know the trump suit; no trump assumed' });
+        trump = -1;
+      }
+      readPlayInto(rec, SEATS[seatIndex(playSeat)], trump, play.line, sections.get('Play') ?? [], errors);
+    }
+  } else if (sections.get('Play')?.length) {
+    errors.push({ line: sections.get('Play')![0].line, message: 'cards follow a Play tag that names no seat' });
+  }
+  return rec;
+}
+
+function readPlayInto(rec: DealRecord, first: Seat, trump: number, line: number, tokens: TokenItem[], errors: ParseError[]): void {
+  const sec = readPlay(tokens, errors);
+  if (sec.rows.length > 13) {
+    errors.push({ line: sec.rowLines[13], message: `the play has ${sec.rows.length} tricks; a deal has 13` });
+    sec.rows.length = 13;
+  }
+  const order = playOrderFromColumns(sec.rows, first, trump);
+  if (order.unordered > 0) {
+    const at = order.stoppedAt ?? 0;
+    errors.push({
+      line: sec.rowLines[at] ?? line,
+      message: `trick ${at + 1} is missing a card, so ${order.unordered} card(s) given after it cannot be put in play order`,
+    });
+  }
+  rec.plays = order.plays;
+  const f = seatIndex(first);
+  const irregularities: Irregularity[] = sec.marks
+    .filter((m) => m.row < sec.rows.length)
+    .map((m) => ({ trick: m.row + 1, seat: SEATS[(f + m.col) & 3], marker: m.marker }));
+  if (irregularities.length > 0) rec.irregularities = irregularities;
+  if (sec.unfinished) rec.playUnfinished = true;
+  if (!sec.unfinished && completeTrickCount(rec.plays) < 13 && rec.result !== undefined && rec.declarer) {
+    const claim = claimFromResult(rec.plays, trump, rec.declarer, rec.result);
+    if (typeof claim === 'string') errors.push({ line, message: claim });
+    else rec.claim = claim;
+  }
+}
+
+/** Parse a PBN file into deal records. Never throws: problems are returned with their line numbers. */
+export function parsePbn(text: string): ParseResult {
+  const errors: ParseError[] = [];
+  const records: DealRecord[] = [];
+  try {
+    const inherit = new Inheritance();
+    for (const game of scan(String(text), errors)) {
+      const rec = buildRecord(game, inherit, errors);
+      if (rec) records.push(rec);
+    }
+  } catch (err) {
+    // A bug here must not take down a replay of a whole file; report it as an error of the file.
+    errors.push({ line: 0, message: `internal error while reading PBN: ${(err as Error).message}` });
+  }
+  return { records, errors: errors.sort((a, b) => a.line - b.line) };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Export.
+
+const MTS = ['Event', 'Site', 'Date', 'Board', 'West', 'North', 'East', 'South', 'Dealer', 'Vulnerable', 'Deal', 'Scoring', 'Declarer', 'Contract', 'Result'];
+const NOT_COPIED = new Set([...MTS, 'Auction', 'Play', 'Note']);
+const SEAT_TAG: Record<string, Seat> = { West: 'W', North: 'N', East: 'E', South: 'S' };
+
+function tagLine(name: string, value: string): string {
+  const v = value.replace(/[\t\r\n]+/g, ' ').replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+  return `[${name} "${v}"]`;
+}
+
+/** A trick to write: its cards in play order and, when known, the winner (who should lead next). */
+interface OutTrick { plays: Play[]; winner?: Seat }
+
+function contractTag(rec: DealRecord): string {
+  const p = parseCompactContract(rec.contract);
+  if (p) return `${p.level}${p.strain}${p.risk}`;
+  return /^pass$/i.test(rec.tags.Contract ?? '') ? 'Pass' : '';
+}
+
+function dealTag(rec: DealRecord): string {
+  if (!rec.hands) return '';
+  try {
+    return formatDeal(parseDeal(rec.hands), rec.dealer ? seatIndex(rec.dealer) : 0);
+  } catch {
+    return rec.hands;
+  }
+}
+
+function mtsValue(rec: DealRecord, name: string): string {
+  switch (name) {
+    case 'Board': return rec.board !== undefined ? String(rec.board) : '';
+    case 'Dealer': return rec.dealer ?? '';
+    case 'Vulnerable': return rec.vulnerable ?? '';
+    case 'Deal': return dealTag(rec);
+    case 'Declarer': return rec.declarer ? (rec.declarerSwapped ? '^' : '') + rec.declarer : '';
+    case 'Contract': return contractTag(rec);
+    case 'Result': return rec.result !== undefined ? String(rec.result) : '';
+    case 'West': case 'North': case 'East': case 'South': return rec.players?.[SEAT_TAG[name]] ?? rec.tags[name] ?? '';
+    case 'Scoring': return rec.tags.Scoring ?? '';
+    default: return rec.tags[name] ?? '?';
+  }
+}
+
+function playLines(rec: DealRecord, tricks: readonly OutTrick[]): string[] {
+  const plays = tricks.flatMap((t) => t.plays);
+  if (plays.length === 0 && !rec.claim) return [];
+  const first = rec.declarer ? leftOf(seatIndex(rec.declarer)) : seatIndex(plays[0]?.seat ?? 'N');
+  const lines = [tagLine('Play', SEATS[first])];
+  const marks = rec.irregularities ?? [];
+  let expected = first;
+  let complete = 0;
+  for (let t = 0; t < tricks.length; t++) {
+    const trick = tricks[t];
+    const cols = ['-', '-', '-', '-'];
+    const leader = seatIndex(trick.plays[0].seat);
+    for (const p of trick.plays) {
+      const col = (seatIndex(p.seat) - first + 4) & 3;
+      if (cols[col] !== '-') continue; // a second card by one seat in a trick has no place in the columns
+      const revoke = marks.some((m) => m.marker === 'R' && m.trick === t + 1 && m.seat === p.seat);
+      const outOfTurn = p === trick.plays[0] && leader !== expected;
+      cols[col] = `${revoke ? '^R ' : ''}${outOfTurn ? '^L ' : ''}${p.card}`;
+    }
+    if (trick.plays.length === 4) complete++;
+    if (trick.plays.length < 4 && rec.playUnfinished) cols[(leader + trick.plays.length - first + 4) & 3] = '+';
+    lines.push(cols.join(' '));
+    if (trick.winner) expected = seatIndex(trick.winner);
+  }
+  if (complete < 13) {
+    // "*" ends the play (the Result then holds, implying a claim); "+" marks the next card to be played.
+    if (!rec.playUnfinished) lines.push('*');
+    else if (tricks.length === complete) lines.push([0, 1, 2, 3].map((i) => (((first + i) & 3) === expected ? '+' : '-')).join(' '));
+  }
+  return lines;
+}
+
+function formatGame(rec: DealRecord, tricks: readonly OutTrick[]): string[] {
+  const lines = MTS.map((name) => tagLine(name, mtsValue(rec, name)));
+  const extra = Object.keys(rec.tags).filter((k) => !NOT_COPIED.has(k) && /^[A-Za-z0-9_]+$/.test(k)).sort();
+  for (const k of extra) lines.push(tagLine(k, rec.tags[k]));
+  lines.push(...playLines(rec, tricks));
+  return lines;
+}
+
+function joinGames(games: string[][]): string {
+  return ['% PBN 2.1', '% EXPORT', '', games.map((g) => g.join('\r\n')).join('\r\n\r\n'), ''].join('\r\n');
+}
+
+/** Write records as PBN 2.1 export format (CRLF lines, mandatory tags, play in columns from the opening leader). */
+export function formatPbn(records: readonly DealRecord[]): string {
+  return joinGames(records.map((rec) => {
+    const trump = contractTrump(rec.contract);
+    return formatGame(rec, tricksOf(rec.plays, trump).map((t) => ({ plays: t.plays, winner: t.winner })));
+  }));
+}
+
+/**
+ * Write one deal as PBN with the play taken from an engine result: each trick's cards from its leader,
+ * revokes marked `^R` on the revoking card and leads out of turn `^L` (PBN 3.9).
+ */
+export function formatPbnFromResult(rec: DealRecord, result: DealResult): string {
+  const tricks: OutTrick[] = result.tricks.map((t) => {
+    const l = seatIndex(t.leader);
+    const order = t.order ?? [0, 1, 2, 3].map((k) => SEATS[(l + k) & 3]);
+    const plays = order.filter((s) => t.cards[s] !== undefined).map((s) => ({ seat: s, card: t.cards[s] as string }));
+    return { plays, winner: plays.length === 4 ? t.winner : undefined };
+  }).filter((t) => t.plays.length > 0);
+  const irregularities: Irregularity[] = [];
+  for (const f of result.findings) {
+    if (f.kind === 'revoke') irregularities.push({ trick: f.renounceTrick ?? f.trick, seat: f.seat, marker: 'R' });
+    if (f.kind === 'lead-out-of-turn') irregularities.push({ trick: f.trick, seat: f.seat, marker: 'L' });
+  }
+  const out: DealRecord = { ...rec, plays: tricks.flatMap((t) => t.plays), irregularities };
+  if (out.result === undefined && out.declarer && tricks.length === 13) {
+    out.result = sideOf(seatIndex(out.declarer)) === 0 ? result.tricksWon.NS : result.tricksWon.EW;
+  }
+  return joinGames([formatGame(out, tricks)]);
+}
