@@ -1,9 +1,10 @@
 // A neutral record of one played deal, what PBN and LIN import produce and export consume, and its
 // translation into the table log (DESIGN §4) so that imported games replay through the same engine.
-import { type Card, tryParseCard, formatCard, suitIndex } from '../cards/card.js';
+import { type Card, SUIT_LETTERS, tryParseCard, formatCard } from '../cards/card.js';
 import { type Seat, SEATS, seatIndex, sideOf } from '../cards/seat.js';
 import type { TableEvent } from './table-log.js';
 import { winningIndex } from '../laws/trick.js';
+import { parseContract } from '../laws/contract.js';
 
 /** One card played, in play order. */
 export interface Play { seat: Seat; card: string }
@@ -61,20 +62,21 @@ export function compactContract(p: ContractParts): string {
 
 /** Split a compact contract such as "3NTSX"; null when it is not one. */
 export function parseCompactContract(text: string | undefined): ContractParts | null {
-  const m = /^([1-7])(NT|N|S|H|D|C)([NESW])(XX|X)?$/i.exec(text ?? '');
-  if (!m) return null;
+  const r = text === undefined ? null : parseContract(text);
+  if (!r || !r.ok) return null;
+  const c = r.value;
   return {
-    level: Number(m[1]),
-    strain: normaliseStrain(m[2]) as string,
-    declarer: SEATS[seatIndex(m[3])],
-    risk: (m[4]?.toUpperCase() ?? '') as ContractParts['risk'],
+    level: c.level,
+    strain: c.strain < 0 ? 'NT' : SUIT_LETTERS[c.strain],
+    declarer: SEATS[c.declarer],
+    risk: c.doubled === 2 ? 'XX' : c.doubled === 1 ? 'X' : '',
   };
 }
 
 /** Trump suit index of a compact contract, -1 for no trump or no contract. */
 export function contractTrump(contract: string | undefined): number {
-  const p = parseCompactContract(contract);
-  return p && p.strain !== 'NT' ? suitIndex(p.strain) : -1;
+  const r = contract === undefined ? null : parseContract(contract);
+  return r && r.ok ? r.value.strain : -1;
 }
 
 /** A trick as a list of plays with its leader and, when complete, its winner. */

@@ -1,6 +1,6 @@
 // Bridge contracts in the table-log form "4HE", "3NTSX", "7CWXX" (level, strain, declarer, doubles).
-import { type Parsed, suitIndex } from '../cards/card.js';
-import { seatIndex } from '../cards/seat.js';
+import { type Parsed, SUIT_LETTERS, suitIndex } from '../cards/card.js';
+import { SEATS, seatIndex } from '../cards/seat.js';
 
 export interface Contract {
   level: number;
@@ -30,4 +30,9 @@ function parseContractText(text: string): Parsed<Contract> {
   const strain = st === 'NT' || st === 'N' ? -1 : suitIndex(st);
   const doubled = m[4] ? (m[4].length as 1 | 2) : 0;
   return { ok: true, value: { level: Number(m[1]), strain, declarer: seatIndex(m[3].toUpperCase()), doubled } };
+}
+
+/** Table-log form of a contract: "4HE", "3NTSX", "7CWXX". */
+export function formatContract(c: Contract): string {
+  return `${c.level}${c.strain < 0 ? 'NT' : SUIT_LETTERS[c.strain]}${SEATS[c.declarer]}${c.doubled === 2 ? 'XX' : c.doubled === 1 ? 'X' : ''}`;
 }

@@ -1,7 +1,7 @@
 // The play of one deal: a fold over place/lift/claim/remedy events that keeps the table state and the
 // findings. Pure: no I/O, no clock, no randomness. Physical events are interpreted here under the
 // table-log conventions of DESIGN §4; the code of laws rules on every irregularity.
-import { type Card, cardCode, formatCard, parseCard, suitOf, rankOf, suitIndex } from '../cards/card.js';
+import { cardCode, formatCard, parseCard, suitOf, rankOf, suitIndex } from '../cards/card.js';
 import { type Hand, addCard, handCards, handSize, holds, removeCard } from '../cards/hand.js';
 import { type Deal, parseDeal } from '../cards/deal.js';
 import { type Seat, SEATS, leftOf, partnerOf, seatIndex } from '../cards/seat.js';

@@ -1,10 +1,12 @@
 // One simulated deal end to end: random hands, the trump (turned card or bridge contract), random legal play with an
 // optional renounce in error, and its table log. The benchmarks and tests build their corpora from this.
-import { type Card, SUIT_LETTERS } from '../cards/card.js';
+import type { Card } from '../cards/card.js';
 import { type Hand, popcount } from '../cards/hand.js';
 import { type Seat, SEATS } from '../cards/seat.js';
 import type { TableEvent } from '../formats/table-log.js';
-import { type Contract, parseContract } from '../laws/contract.js';
+import { type Contract, formatContract, parseContract } from '../laws/contract.js';
+
+export { formatContract };
 import { getVariant } from '../laws/variants.js';
 import type { Rng } from './prng.js';
 import { randomDeal } from './random-deal.js';
@@ -45,11 +47,6 @@ export interface SimulatedDeal {
 /** The dealer of a board in the usual duplicate rotation: board 1 N, 2 E, 3 S, 4 W, 5 N, ... */
 export function dealerOfBoard(board: number): Seat {
   return SEATS[(((board - 1) % 4) + 4) % 4];
-}
-
-/** Table-log form of a contract: "4HE", "3NTSX", "7CWXX". */
-export function formatContract(c: Contract): string {
-  return `${c.level}${c.strain < 0 ? 'NT' : SUIT_LETTERS[c.strain]}${SEATS[c.declarer]}${c.doubled === 2 ? 'XX' : c.doubled === 1 ? 'X' : ''}`;
 }
 
 /** A random bridge contract: any level, strain (NT included) and declarer; doubled 1 in 8, redoubled 1 in 32. */
