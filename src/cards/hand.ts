@@ -1,5 +1,5 @@
 // A hand is four 13-bit masks, one per suit (S H D C); bit r set means the rank r card is held.
-import { type Card, type Suit, RANK_LETTERS, SUIT_LETTERS, NotationError, rankIndex, rankOfCode, suitOf } from './card.js';
+import { type Card, type Suit, RANK_LETTERS, SUIT_LETTERS, NotationError, rankOfCode, suitOf } from './card.js';
 
 export type Hand = [number, number, number, number];
 
@@ -64,30 +64,28 @@ export function formatHand(hand: Hand): string {
  * error can point at the exact character.
  */
 export function parseHand(text: string, offset = 0): Hand {
-  const suits = text.split('.');
-  if (suits.length !== 4) {
-    throw new NotationError(`hand "${text}" must have four suits separated by dots (S.H.D.C), found ${suits.length}`, text, offset);
-  }
   const hand = emptyHand();
-  let pos = offset;
-  for (let s = 0; s < 4; s++) {
-    const ranks = suits[s];
-    for (let i = 0; i < ranks.length; i++) {
-      const code = ranks.charCodeAt(i);
-      const fast = rankOfCode(code);
-      if (fast >= 0 && !(hand[s] & (1 << fast)) && code !== 49) {
-        hand[s] |= 1 << fast;
-        continue;
-      }
-      let tok = ranks[i];
-      if (tok === '1' && ranks[i + 1] === '0') tok = '10';
-      const r = rankIndex(tok);
-      if (r < 0) throw new NotationError(`"${tok}" in the ${'SHDC'[s]} suit of hand "${text}" is not a rank`, tok, pos + i);
-      if (hand[s] & (1 << r)) throw new NotationError(`${SUIT_LETTERS[s]}${RANK_LETTERS[r]} appears twice in hand "${text}"`, tok, pos + i);
-      hand[s] |= 1 << r;
-      if (tok === '10') i++;
+  let s = 0;
+  // One pass over the characters, no splitting: every deal of a replay comes through here.
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 46) { // '.'
+      if (++s > 3) break;
+      continue;
     }
-    pos += ranks.length + 1;
+    let r = rankOfCode(code);
+    let width = 1;
+    if (code === 49 && text.charCodeAt(i + 1) === 48) { // "10"
+      r = 8;
+      width = 2;
+    }
+    if (r < 0) throw new NotationError(`"${text[i]}" in the ${SUIT_LETTERS[s]} suit of hand "${text}" is not a rank`, text[i], offset + i);
+    if (hand[s] & (1 << r)) throw new NotationError(`${SUIT_LETTERS[s]}${RANK_LETTERS[r]} appears twice in hand "${text}"`, text.slice(i, i + width), offset + i);
+    hand[s] |= 1 << r;
+    i += width - 1;
+  }
+  if (s !== 3) {
+    throw new NotationError(`hand "${text}" must have four suits separated by dots (S.H.D.C), found ${Math.min(s, 4) + 1}`, text, offset);
   }
   return hand;
 }

@@ -1,9 +1,9 @@
 // The play of one deal: a fold over place/lift/claim/remedy events that keeps the table state and the
 // findings. Pure: no I/O, no clock, no randomness. Physical events are interpreted here under the
 // table-log conventions of DESIGN §4; the code of laws rules on every irregularity.
-import { cardCode, formatCard, parseCard, suitOf, rankOf, suitIndex } from '../cards/card.js';
-import { type Hand, addCard, handCards, handSize, holds, removeCard } from '../cards/hand.js';
-import { type Deal, parseDeal } from '../cards/deal.js';
+import { cardCode, formatCard, parseCard, rankBit, suitOf, rankOf, suitIndex } from '../cards/card.js';
+import { type Hand, addCard, emptyHand, handCards, handSize, holds, removeCard } from '../cards/hand.js';
+import { isComplete, parseDeal } from '../cards/deal.js';
 import { type Seat, SEATS, leftOf, partnerOf, seatIndex } from '../cards/seat.js';
 import type { DealEvent, RemedyEvent } from '../formats/table-log.js';
 import type { DealResult, Finding, FindingKind, TrickRecord, VariantDescriptor } from './types.js';
@@ -11,12 +11,6 @@ import type { Establishment, LawCode, PendingPenalty, RevokeRecord, RuleContext,
 import { parseContract } from './contract.js';
 import { winningIndex } from './trick.js';
 
-interface PlayedTrick {
-  leader: number;
-  seats: number[];
-  cards: number[];
-  winner: number;
-}
 
 interface OpenRenounce {
   seat: number;
@@ -30,9 +24,20 @@ interface OpenRenounce {
 interface Liability {
   seat: number;
   law: string;
+  /** Who may call it: the option of the ruling's call-card remedy. */
+  by: Seat[];
 }
 
 const TOTAL_TRICKS = 13;
+
+const variantSeats = new WeakMap<VariantDescriptor, number[]>();
+
+/** Seat indices of a variant's default seats, computed once per descriptor (deals share the array, read-only). */
+function seatIndices(v: VariantDescriptor): number[] {
+  let s = variantSeats.get(v);
+  if (!s) variantSeats.set(v, (s = v.seats.map(seatIndex).sort((a, b) => a - b)));
+  return s;
+}
 
 /** One deal in play. Mutated by the fold; every method is deterministic in its inputs. */
 export class DealPlay {
@@ -48,7 +53,6 @@ export class DealPlay {
   readonly ctx: RuleContext;
   /** Remaining hands when the tray record is known; null when unknown. */
   readonly hands: Hand[] | null;
-  readonly original: Deal | null;
   trump = -1;
   readonly trumpSlip: number;
   /** The turned trump card, -1 until turned (or when the trump is declared). */
@@ -60,20 +64,28 @@ export class DealPlay {
   /** Dup. IV.11: a trump suit declared for the sitting, no card turned. */
   private trumpDeclared = false;
 
-  private readonly played = new Uint8Array(52);
+  /** Cards played in this deal, as a 13-bit mask per suit. */
+  private readonly played: Hand = [0, 0, 0, 0];
   readonly playedCount = [0, 0, 0, 0];
-  readonly tricks: PlayedTrick[] = [];
+  // Completed tricks, flat (no object per trick): seats and cards in play order, trick i spanning
+  // [trickStart[i], trickStart[i + 1]); trickWinner[i] its winner.
+  readonly flatSeats: number[] = [];
+  readonly flatCards: number[] = [];
+  readonly trickStart: number[] = [0];
+  readonly trickWinner: number[] = [];
   readonly tricksWon: [number, number] = [0, 0];
-  curSeats: number[] = [];
-  curCards: number[] = [];
+  readonly curSeats: number[] = [];
+  readonly curCards: number[] = [];
   private curFalseLead = false;
   /** Seats that lawfully may withdraw their card from the current trick (Dup. X.3). */
   private mayWithdraw: number[] = [];
   properLeader: number;
-  private quitPending: { cards: number[]; lifted: number; trick: number } | null = null;
+  /** The complete trick awaiting turning and quitting (1-based; 0 when none), and how many of its cards are lifted. */
+  private quitPending = 0;
+  private quitLifted = 0;
   /** Unknown hands: trick (1-based) at which a seat showed out of a suit; 0 when it has not. */
   /** Unknown hands, per seat*4+suit: [0,16) trick shown out (0 none), [16,32) the card, [32,48) 1 when by a call. */
-  private readonly voids = new Int8Array(48);
+  private readonly voids: Int8Array | null;
   private readonly openRenounces: OpenRenounce[] = [];
   readonly revokes: RevokeRecord[] = [];
   readonly liable = new Map<number, Liability>();
@@ -83,8 +95,8 @@ export class DealPlay {
   private claim: { side: number; tricks: number; seat: number; atTrick: number } | null = null;
   private readonly exchanged = [false, false, false, false];
   private penaltyChoice: 'tricks' | 'points' | undefined;
-  /** Which zone each card lies face up in: seat + 1, or 0 when it is in no zone. */
-  readonly zoneOf = new Int8Array(52);
+  /** Cards lying face up in each seat's zone: a 13-bit mask per seat and suit (index seat * 4 + suit). */
+  private readonly zones = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
   /** Bit per seat that has played to the current trick. */
   private curMask = 0;
   private seq: number | undefined;
@@ -95,7 +107,7 @@ export class DealPlay {
     this.code = code;
     this.board = ev.board;
     this.dealer = ev.dealer ? seatIndex(ev.dealer) : 3;
-    this.seats = (ev.seats ?? variant.seats).map(seatIndex).sort((a, b) => a - b);
+    this.seats = ev.seats ? ev.seats.map(seatIndex).sort((a, b) => a - b) : seatIndices(variant);
     let declarer = -1;
     let dummies = (ev.dummy === undefined ? variant.dummies : Array.isArray(ev.dummy) ? ev.dummy : [ev.dummy]).map(seatIndex);
     if (variant.trump === 'contract' && ev.contract) {
@@ -121,14 +133,10 @@ export class DealPlay {
     };
     this.nextOf = [0, 1, 2, 3].map((x) => this.nextSeat(x));
     this.properLeader = this.firstLeader();
-    if (ev.hands) {
-      const deal = parseDeal(ev.hands);
-      this.original = deal;
-      this.hands = deal.every((h) => h !== null) ? deal.map((h) => [...h!] as Hand) : null;
-    } else {
-      this.original = null;
-      this.hands = null;
-    }
+    const deal = ev.hands ? parseDeal(ev.hands) : null;
+    // The tray is known when every seat in play has its hand (two-handed games need only two).
+    this.hands = deal && (isComplete(deal) || this.seats.every((x) => deal[x] !== null)) ? deal.map((h) => h ?? emptyHand()) : null;
+    this.voids = this.hands ? null : new Int8Array(48);
     if (this.hands) {
       for (const s of this.seats) {
         const n = handSize(this.hands[s]);
@@ -146,6 +154,12 @@ export class DealPlay {
       case 'dealer-adversary': return this.nextSeat(this.dealer);
       default: return this.nextSeat(this.dealer);
     }
+  }
+
+  /** True when completed trick `k` (0-based) holds the card. */
+  private trickHas(k: number, card: number): boolean {
+    for (let i = this.trickStart[k]; i < this.trickStart[k + 1]; i++) if (this.flatCards[i] === card) return true;
+    return false;
   }
 
   /** The next seat in play, clockwise. */
@@ -173,11 +187,11 @@ export class DealPlay {
   }
 
   get trickNumber(): number {
-    return this.tricks.length + 1;
+    return this.trickWinner.length + 1;
   }
 
   get isOver(): boolean {
-    return this.claim !== null || this.tricks.length >= TOTAL_TRICKS;
+    return this.claim !== null || this.trickWinner.length >= TOTAL_TRICKS;
   }
 
   /** Whose turn it is, or null when the play is over. */
@@ -215,12 +229,12 @@ export class DealPlay {
         `a card the table cannot name (${tag ? `tag ${tag}` : JSON.stringify(cardText)}) was placed in ${SEATS[seat]}'s zone`);
       return;
     }
-    this.zoneOf[card] = seat + 1;
+    this.zones[seat * 4 + suitOf(card)] |= rankBit(card);
 
     if (this.claim) {
       if (this.claimNotAdmitted()) return;
     }
-    if (this.tricks.length >= TOTAL_TRICKS) {
+    if (this.trickWinner.length >= TOTAL_TRICKS) {
       this.addFinding('wrong-card-count', seat, this.code.handIrregularity(this.ctx, seat, 'wrong-card-count'),
         `${SEATS[seat]} placed ${formatCard(card)} after the thirteenth trick: a surplus card`, card, TOTAL_TRICKS);
       return;
@@ -231,7 +245,7 @@ export class DealPlay {
       this.establishOnPlay(seat);
       this.quitTrick();
     }
-    if (this.played[card]) {
+    if (holds(this.played, card)) {
       this.addFinding('duplicate-card', seat, this.code.handIrregularity(this.ctx, seat, 'duplicate-card'),
         `${formatCard(card)} was already played in this deal: a second copy (two packs at the table?)`, card);
       return;
@@ -257,7 +271,7 @@ export class DealPlay {
       this.wrongTrumpOpen = false;
       this.addFinding('wrong-trump-card', seat, this.code.wrongTrumpCard(this.ctx, seat, 'corrected'),
         `${SEATS[seat]} corrected the turned trump from ${formatCard(prev)} to ${formatCard(card)}`, prev);
-      this.liable.set(prev, { seat, law: 'Dup. IV.8' });
+      this.makeLiable(prev, seat, this.code.wrongTrumpCard(this.ctx, seat, 'corrected'));
     }
     this.turned = card;
     this.turnedInZone = true;
@@ -345,18 +359,13 @@ export class DealPlay {
       return false;
     }
     const expected = this.whoseTurn()!;
+    // Rotation runs from the actual leader, so playing to a lead out of turn is in turn (L53A accepts it).
     if (seat !== expected) {
-      if (this.curFalseLead && this.code.name === 'bridge' && this.curSeats.length === 1 && seat === this.nextSeat(this.curSeats[0])) {
-        // L53A: the player next in rotation plays to the irregular lead; it becomes a correct lead.
-      } else {
-        const r = this.code.playOutOfTurn(this.ctx, seat, expected, this.curSeats);
-        if (r) {
-          if (r.penalty) this.penalties.push(r.penalty);
-          this.addFinding('play-out-of-turn', seat, r.ruling, `${SEATS[seat]} played ${formatCard(card)} before ${SEATS[expected]}`, card);
-        }
+      const r = this.code.playOutOfTurn(this.ctx, seat, expected, this.curSeats);
+      if (r) {
+        if (r.penalty) this.penalties.push(r.penalty);
+        this.addFinding('play-out-of-turn', seat, r.ruling, `${SEATS[seat]} played ${formatCard(card)} before ${SEATS[expected]}`, card);
       }
-    } else if (this.curFalseLead && this.curSeats.length === 1) {
-      // The next player plays to the false lead: bridge L53A accepts it; in whist play goes on until all have played.
     }
     this.establishOnPlay(seat);
     this.checkFollowDemands(seat, card);
@@ -372,10 +381,10 @@ export class DealPlay {
           this.addFinding('renounce-in-error', seat, this.code.renounceInError(this.ctx, seat),
             `${SEATS[seat]} renounced ${'SHDC'[led]} with ${formatCard(card)} while holding ${handCards(this.hands[seat]).filter((c) => suitOf(c) === led).map(formatCard).join(' ')}`, card);
         }
-      } else if (this.voids[seat * 4 + led] === 0) {
-        this.voids[seat * 4 + led] = this.trickNumber;
-        this.voids[16 + seat * 4 + led] = card;
-        this.voids[32 + seat * 4 + led] = 0;
+      } else if (this.voids![seat * 4 + led] === 0) {
+        this.voids![seat * 4 + led] = this.trickNumber;
+        this.voids![16 + seat * 4 + led] = card;
+        this.voids![32 + seat * 4 + led] = 0;
       }
     }
     return true;
@@ -388,7 +397,7 @@ export class DealPlay {
       && this.isMaster(this.curCards[0], seat) && this.isMaster(card, seat);
     const ruling = this.code.exposedCard(this.ctx, seat, leadAhead ? 'led-ahead' : 'second-card');
     if (!ruling) return;
-    this.liable.set(card, { seat, law: ruling.law });
+    this.makeLiable(card, seat, ruling);
     if (leadAhead) {
       const by = this.seats.filter((s) => this.sideOf(s) !== this.sideOf(seat)).map((s) => SEATS[s]);
       this.penalties.push({ kind: 'win', from: [SEATS[partner]], by, law: ruling.law });
@@ -408,11 +417,11 @@ export class DealPlay {
   private proveVoid(seat: number, card: number): void {
     if (this.hands) return;
     const k = seat * 4 + suitOf(card);
-    const t = this.voids[k];
+    const t = this.voids![k];
     if (t === 0) return;
-    this.voids[k] = 0;
+    this.voids![k] = 0;
     const rec: RevokeRecord = { seat, trick: t, suit: suitOf(card) };
-    if (this.voids[32 + k]) {
+    if (this.voids![32 + k]) {
       rec.failureToComply = true;
       this.revokes.push(rec);
       this.addFinding('failure-to-comply', seat, this.code.failureToComply(this.ctx, seat, `lead the called suit ${'SHDC'[suitOf(card)]}`),
@@ -421,12 +430,12 @@ export class DealPlay {
     }
     this.revokes.push(rec);
     this.addFinding('revoke', seat, this.code.revoke(this.ctx, seat, 'proved'),
-      `${SEATS[seat]} renounced ${'SHDC'[suitOf(card)]} at trick ${t} with ${formatCard(this.voids[16 + k])} and now plays ${formatCard(card)}: the revoke is proved`,
-      this.voids[16 + k], t, { renounceTrick: t });
+      `${SEATS[seat]} renounced ${'SHDC'[suitOf(card)]} at trick ${t} with ${formatCard(this.voids![16 + k])} and now plays ${formatCard(card)}: the revoke is proved`,
+      this.voids![16 + k], t, { renounceTrick: t });
   }
 
   private commit(seat: number, card: number): void {
-    this.played[card] = 1;
+    addCard(this.played, card);
     if (this.hands && holds(this.hands[seat], card)) removeCard(this.hands[seat], card);
     if (card === this.turned && this.turnedInZone && seat === this.dealer) this.turnedInZone = false;
     this.playedCount[seat]++;
@@ -440,30 +449,36 @@ export class DealPlay {
     const idx = winningIndex(this.curCards, this.trump);
     const winner = this.curSeats[idx];
     const trick = this.trickNumber;
-    this.tricks.push({ leader: this.curSeats[0], seats: this.curSeats, cards: this.curCards, winner });
+    for (let i = 0; i < this.curSeats.length; i++) {
+      this.flatSeats.push(this.curSeats[i]);
+      this.flatCards.push(this.curCards[i]);
+    }
+    this.trickStart.push(this.flatSeats.length);
+    this.trickWinner.push(winner);
     this.tricksWon[this.sideOf(winner)]++;
-    this.quitPending = { cards: this.curCards, lifted: 0, trick };
-    this.curSeats = [];
-    this.curCards = [];
+    this.quitPending = trick;
+    this.quitLifted = 0;
+    this.curSeats.length = 0;
+    this.curCards.length = 0;
     this.curMask = 0;
     this.curFalseLead = false;
     this.mayWithdraw = [];
     this.properLeader = winner;
     this.ctx.trick = this.trickNumber;
     // Demands tied to this trick (highest/lowest, trump or not) cannot outlive it.
-    this.dropPenalties((p) => p.kind === 'highest-or-lowest' || p.kind === 'trump-or-not' || p.kind === 'accept-or-retract' || (p.kind === 'win' && !!p.demand));
+    if (this.penalties.length) this.dropPenalties((p) => p.kind === 'highest-or-lowest' || p.kind === 'trump-or-not' || p.kind === 'accept-or-retract' || (p.kind === 'win' && !!p.demand));
   }
 
   /** The trick is turned and quitted: in whist this establishes any renounce in error in it (Dup. X.1(a)). */
   private quitTrick(): void {
     const q = this.quitPending;
     if (!q) return;
-    this.quitPending = null;
-    if (this.code.quitEstablishes) this.establishWhere((r) => r.trick <= q.trick, 'quitted');
-    const won = this.tricks[q.trick - 1]?.winner;
+    this.quitPending = 0;
+    if (this.code.quitEstablishes && this.openRenounces.length) this.establishWhere((r) => r.trick <= q, 'quitted');
+    const won = this.trickWinner[q - 1];
     // Dup. VIII.1: the right to call a suit is lost once a trick won by the offender's side is quitted.
-    if (won !== undefined) {
-      this.dropPenalties((p) => p.kind === 'call-suit' && !p.demand && p.lapsesAfterTrick !== undefined && p.lapsesAfterTrick <= q.trick
+    if (won !== undefined && this.penalties.length) {
+      this.dropPenalties((p) => p.kind === 'call-suit' && !p.demand && p.lapsesAfterTrick !== undefined && p.lapsesAfterTrick <= q
         && p.from.some((s) => this.sideOf(seatIndex(s)) === this.sideOf(won)));
     }
   }
@@ -520,7 +535,7 @@ export class DealPlay {
     if (this.penalties.length === 0) return;
     const led = suitOf(this.curCards[0]);
     for (const p of [...this.penalties]) {
-      if (!p.from.includes(S) || !p.demand) continue;
+      if (!p.from.includes(S) || !p.demand || p.kind === 'call-suit') continue;
       const h = this.hands ? this.hands[seat] : null;
       const d = p.demand.remedy;
       if (p.kind === 'highest-or-lowest' && h) {
@@ -571,16 +586,16 @@ export class DealPlay {
     } else if (leadCall) {
       // Unknown hands: the failure is proved if he later plays the called suit.
       const k = seat * 4 + suit;
-      if (this.voids[k] === 0) {
-        this.voids[k] = this.trickNumber;
-        this.voids[16 + k] = card;
-        this.voids[32 + k] = 1;
+      if (this.voids![k] === 0) {
+        this.voids![k] = this.trickNumber;
+        this.voids![16 + k] = card;
+        this.voids![32 + k] = 1;
       }
     }
   }
 
   private failedCardCall(seat: number, card: number, p: PendingPenalty): void {
-    if (this.hands && !holds(this.hands[seat], p.demand!.card!) && this.zoneOf[p.demand!.card!] !== seat + 1) return;
+    if (this.hands && !holds(this.hands[seat], p.demand!.card!) && !(this.zones[seat * 4 + suitOf(p.demand!.card!)] & rankBit(p.demand!.card!))) return;
     this.revokes.push({ seat, trick: this.trickNumber, suit: suitOf(p.demand!.card!), failureToComply: true });
     this.addFinding('failure-to-comply', seat, this.code.failureToComply(this.ctx, seat, `play ${formatCard(p.demand!.card!)}`),
       `${SEATS[seat]} was lawfully called on to play ${formatCard(p.demand!.card!)} (${p.law}) and played ${formatCard(card)}`, card);
@@ -602,14 +617,14 @@ export class DealPlay {
     this.seq = seq;
     const card = cardText === undefined ? -1 : cardCode(cardText);
     if (card < 0) return;
-    if (this.zoneOf[card] === seat + 1) this.zoneOf[card] = 0;
+    this.zones[seat * 4 + suitOf(card)] &= ~rankBit(card);
     if (card === this.turned && seat === this.dealer && this.turnedInZone) {
       this.turnedInZone = false; // Dup. IV.2: the dealer takes the trump card into his hand.
       return;
     }
     const q = this.quitPending;
-    if (q && q.cards.includes(card)) {
-      if (++q.lifted === q.cards.length) this.quitTrick();
+    if (q && this.trickHas(q - 1, card)) {
+      if (++this.quitLifted === this.trickStart[q] - this.trickStart[q - 1]) this.quitTrick();
       return;
     }
     const idx = this.curCards.indexOf(card);
@@ -621,11 +636,12 @@ export class DealPlay {
       const leader = this.curSeats[0];
       this.uncommit(idx);
       if (idx === 0) {
+        // Taking the lead back is the choice not to accept it; what remains is the penalty for it.
         const { penalty } = this.code.leadOutOfTurn(this.ctx, leader, this.properLeader);
-        if (penalty) this.penalties.push(penalty);
+        if (penalty && penalty.kind !== 'accept-or-retract') this.penalties.push(penalty);
         const r = this.code.leadRetracted(this.ctx, leader);
         if (r) {
-          this.liable.set(card, { seat: leader, law: r.law });
+          this.makeLiable(card, leader, r);
           this.addFinding('card-liable-to-be-called', leader, r, `${SEATS[leader]}'s lead out of turn (${formatCard(card)}) was taken back`, card);
         }
         if (this.curSeats.length === 0) this.curFalseLead = false;
@@ -634,12 +650,12 @@ export class DealPlay {
     }
     const ri = this.openRenounces.findIndex((r) => r.seat === owner && r.card === card && r.trick === trick);
     const vk = owner * 4 + (this.curCards.length ? suitOf(this.curCards[0]) : 0);
-    const unknownRenounce = !this.hands && idx > 0 && this.voids[vk] === trick && this.voids[16 + vk] === card;
+    const unknownRenounce = !this.hands && idx > 0 && this.voids![vk] === trick && this.voids![16 + vk] === card;
     if (ri >= 0 || unknownRenounce) {
       // Dup. X.3: the renounce in error is lawfully corrected; later players may withdraw their cards.
       if (ri >= 0) this.openRenounces.splice(ri, 1);
       if (unknownRenounce) {
-        this.voids[vk] = 0;
+        this.voids![vk] = 0;
         this.addFinding('renounce-in-error', owner, this.code.renounceInError(this.ctx, owner),
           `${SEATS[owner]} took back ${formatCard(card)}, a renounce, to follow suit`, card);
       }
@@ -648,7 +664,7 @@ export class DealPlay {
       this.uncommit(idx);
       const r = this.code.correction(this.ctx, owner, laterPlayed);
       if (r) {
-        this.liable.set(card, { seat: owner, law: r.law });
+        this.makeLiable(card, owner, r);
         this.addFinding('card-liable-to-be-called', owner, r, `${SEATS[owner]} corrected his renounce in error; ${formatCard(card)} was withdrawn`, card);
       }
       return;
@@ -664,7 +680,7 @@ export class DealPlay {
       this.uncommit(idx);
       const r = this.code.exposedCard(this.ctx, owner, 'taken-back');
       if (r) {
-        this.liable.set(card, { seat: owner, law: r.law });
+        this.makeLiable(card, owner, r);
         this.addFinding('card-liable-to-be-called', owner, r, `${SEATS[owner]} took back ${formatCard(card)}, played out of turn`, card);
       }
     }
@@ -677,7 +693,7 @@ export class DealPlay {
     this.curSeats.splice(idx, 1);
     this.curCards.splice(idx, 1);
     this.curMask &= ~(1 << seat);
-    this.played[card] = 0;
+    removeCard(this.played, card);
     this.playedCount[seat]--;
     if (this.hands) addCard(this.hands[seat], card);
   }
@@ -689,10 +705,10 @@ export class DealPlay {
     this.seq = seq;
     if (this.isOver) return;
     if (this.quitPending) this.quitTrick();
-    const remaining = TOTAL_TRICKS - this.tricks.length;
+    const remaining = TOTAL_TRICKS - this.trickWinner.length;
     const tricks = Math.min(n, remaining);
     if (n > remaining) this.notes.push(`${SEATS[seat]} claimed ${n} tricks with only ${remaining} left; credited ${remaining}`);
-    this.claim = { side: this.sideOf(seat), tricks, seat, atTrick: this.tricks.length };
+    this.claim = { side: this.sideOf(seat), tricks, seat, atTrick: this.trickWinner.length };
     // L63A3: a claim by the offender or his partner establishes a revoke. In whist the claim ends the play.
     const s = this.sideOf(seat);
     this.establishWhere((r) => this.sideOf(r.seat) === s || this.code.name !== 'bridge', 'claim');
@@ -706,7 +722,7 @@ export class DealPlay {
     const r = this.code.claimNotAdmitted(this.ctx, c.seat);
     if (r && p !== c.seat && !this.dummies.has(p)) {
       const cards = this.hands ? handCards(this.hands[p]) : [];
-      for (const card of cards) this.liable.set(card, { seat: p, law: r.law });
+      for (const card of cards) this.makeLiable(card, p, r);
       this.addFinding('card-liable-to-be-called', p, r,
         `${SEATS[c.seat]} claimed and play went on: ${SEATS[p]}'s cards ${cards.length ? `(${cards.map(formatCard).join(' ')}) ` : ''}must be laid face up`);
     }
@@ -762,9 +778,16 @@ export class DealPlay {
     for (const [c, l] of this.liable) {
       const card = formatCard(c);
       if (this.penalties.some((p) => p.kind === 'call-card' && p.card === card)) continue;
-      const caller = this.seats.length === 2 ? this.seats.find((s) => s !== l.seat)! : (l.seat + 3) & 3;
-      this.penalties.push({ kind: 'call-card', from: [SEATS[l.seat]], by: [SEATS[caller]], law: 'Dup. VII.4', card });
+      this.penalties.push({ kind: 'call-card', from: [SEATS[l.seat]], by: l.by, law: l.law, card });
     }
+  }
+
+  /** A card becomes liable to be called; the ruling's call-card remedy says who may call it. */
+  private makeLiable(card: number, seat: number, ruling: Ruling): void {
+    const option = ruling.remedies.find((r) => r.remedy === 'call-card')?.option;
+    const by = option === 'NS' ? ['N', 'S'] as Seat[] : option === 'EW' ? ['E', 'W'] as Seat[]
+      : option && option.length === 1 ? [option as Seat] : this.seats.filter((s) => this.sideOf(s) !== this.sideOf(seat)).map((s) => SEATS[s]);
+    this.liable.set(card, { seat, law: ruling.law, by });
   }
 
   // ---------------------------------------------------------------- result
@@ -773,7 +796,7 @@ export class DealPlay {
   finish(): void {
     if (this.quitPending) this.quitTrick();
     this.establishWhere(() => true, 'end-of-play');
-    if (this.tricks.length === TOTAL_TRICKS && this.claim === null) {
+    if (this.trickWinner.length === TOTAL_TRICKS && this.claim === null) {
       for (const s of this.seats) {
         const n = this.playedCount[s];
         if (n !== TOTAL_TRICKS && !this.fouled) {
@@ -788,7 +811,7 @@ export class DealPlay {
   totals(): [number, number] {
     const t: [number, number] = [this.tricksWon[0], this.tricksWon[1]];
     if (this.claim) {
-      const rest = TOTAL_TRICKS - this.tricks.length;
+      const rest = TOTAL_TRICKS - this.trickWinner.length;
       t[this.claim.side] += this.claim.tricks;
       t[1 - this.claim.side] += rest - this.claim.tricks;
     }
@@ -800,15 +823,23 @@ export class DealPlay {
     const won = this.totals();
     // Every code scores a deal without a revoke as played; only a revoke needs the code's arithmetic.
     const { scored, marks } = this.revokes.length === 0 ? { scored: won, marks: undefined } : this.code.score({
-      seats: this.seats, tricksWon: won, trickWinners: this.tricks.map((t) => this.sideOf(t.winner)),
-      trickWinnerSeats: this.tricks.map((t) => t.winner), revokes: this.revokes, dummies: this.dummies, penaltyChoice: this.penaltyChoice,
+      seats: this.seats, tricksWon: won, trickWinners: this.trickWinner.map((w) => this.sideOf(w)),
+      trickWinnerSeats: this.trickWinner.slice(), revokes: this.revokes, dummies: this.dummies, penaltyChoice: this.penaltyChoice,
     });
     const names = this.seats.length === 2 ? this.seats.map((s) => SEATS[s]) : ['NS', 'EW'];
-    const tricks: TrickRecord[] = this.tricks.map((t) => {
+    const tricks: TrickRecord[] = [];
+    for (let k = 0; k < this.trickWinner.length; k++) {
+      const from = this.trickStart[k], to = this.trickStart[k + 1];
+      const leader = this.flatSeats[from];
       const cards: Partial<Record<Seat, string>> = {};
-      for (let i = 0; i < t.seats.length; i++) cards[SEATS[t.seats[i]]] = formatCard(t.cards[i]);
-      return { leader: SEATS[t.leader], cards, winner: SEATS[t.winner], order: t.seats.map((s) => SEATS[s]) };
-    });
+      const order: Seat[] = [];
+      for (let i = from; i < to; i++) {
+        const seat = SEATS[this.flatSeats[i]];
+        cards[seat] = formatCard(this.flatCards[i]);
+        order.push(seat);
+      }
+      tricks.push({ leader: SEATS[leader], cards, winner: SEATS[this.trickWinner[k]], order });
+    }
     const r: DealResult = {
       board: this.board, variant: this.variant.name, tricks,
       tricksWon: { NS: won[0], EW: won[1] }, findings: this.findings, scored: { NS: scored[0], EW: scored[1] },

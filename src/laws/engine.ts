@@ -102,7 +102,7 @@ export class Table {
 
   /** True when the last trick is complete and the next has not begun. */
   isTrickComplete(): boolean {
-    return !!this.current && this.current.curSeats.length === 0 && this.current.tricks.length > 0;
+    return !!this.current && this.current.curSeats.length === 0 && this.current.trickWinner.length > 0;
   }
 
   /** True when the card would be a renounce by the seat (it does not follow the suit led). */
@@ -141,7 +141,7 @@ export class Table {
     const out: Record<Seat, string[]> = { N: [], E: [], S: [], W: [] };
     const d = this.current;
     if (!d) return out;
-    for (const t of d.tricks) t.seats.forEach((s, i) => out[SEATS[s]].push(formatCard(t.cards[i])));
+    d.flatSeats.forEach((s, i) => out[SEATS[s]].push(formatCard(d.flatCards[i])));
     d.curSeats.forEach((s, i) => out[SEATS[s]].push(formatCard(d.curCards[i])));
     return out;
   }

@@ -12,7 +12,7 @@ export function run(t: Table, script: string): void {
     if (tok === '|') continue;
     if (tok === 'quit') {
       const last = t.result()!.tricks.at(-1)!;
-      for (const s of last.order!) t.lift(s, last.cards[s]!);
+      for (const s of Object.keys(last.cards) as Seat[]) t.lift(s, last.cards[s]!);
       continue;
     }
     const m = /^(-?)([NESW]):(.+)$/.exec(tok);

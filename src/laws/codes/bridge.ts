@@ -49,7 +49,8 @@ export const bridge: LawCode = {
   },
 
   revoke(ctx, seat, how) {
-    const law = how === 'claim' ? 'L63A3' : how === 'next-trick' ? 'L63A1' : 'L63A';
+    // A revoke proved when the hands are unknown was proved by the offender's own play to a later trick: L63A1.
+    const law = how === 'claim' ? 'L63A3' : how === 'next-trick' || how === 'proved' ? 'L63A1' : 'L63A';
     const dummy = ctx.dummies.has(seat);
     return ruling(law, dummy ? 'The revoke by dummy is established; a card belonging to dummy: no trick adjustment (L64B3)' : 'Revoke established', [
       remedy('transfer', dummy ? 'director' : adversaries(ctx, seat), dummy ? 'the Director may adjust if the non-offenders were damaged (L64C)'

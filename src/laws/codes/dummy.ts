@@ -3,7 +3,7 @@
 // the trick is quitted.
 import type { LawCode, RuleContext } from '../code.js';
 import { S, adversaries, partnerSeat, remedy, ruling, sameSide, transferTricks } from './common.js';
-import { american } from './american.js';
+import { american, cannotWinGame } from './american.js';
 import { english } from './english.js';
 
 function isDummySide(ctx: RuleContext, seat: number): boolean {
@@ -43,10 +43,19 @@ export const englishDummy: LawCode = {
     if (isDummySide(ctx, seat)) return null; // Dummy: Cards Played in Error — no penalty for the dummy's partner.
     return english.exposedCard(ctx, seat, why);
   },
+  correction(ctx, seat, laterPlayed) {
+    // A renounce corrected in time: the dummy's cards lie face up already, and "Dummy's partner is not liable to any
+    // penalty for cards dropped face upwards on the table … because it is obvious that Dummy cannot gain any advantage
+    // from such exposed cards" (Dummy: Cards Played in Error). Only an adversary's withdrawn card is liable (Am. 29).
+    if (isDummySide(ctx, seat)) return null;
+    return english.correction(ctx, seat, laterPlayed);
+  },
   score(input) {
     const scored = input.penaltyChoice === 'points' ? input.tricksWon.slice() as [number, number]
       : transferTricks(input, input.seats, (r) => !input.dummies.has(r.seat), () => 3);
-    return { scored };
+    // "The revoking player cannot win the game that hand" — the dummy's own revoke carries no penalty at all.
+    const penalised = input.revokes.filter((r) => !input.dummies.has(r.seat));
+    return penalised.length ? { scored, marks: cannotWinGame({ ...input, revokes: penalised }, 'Dummy: The Revoke') } : { scored };
   },
 };
 
@@ -64,6 +73,9 @@ export const doubleDummy: LawCode = {
   },
   exposedCard() {
     return null; // Double Dummy: there are no such things as exposed cards, or cards played in error.
+  },
+  correction() {
+    return null; // Double Dummy: no exposed cards, so a card withdrawn to correct a renounce is not liable.
   },
 };
 
