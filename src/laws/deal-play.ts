@@ -67,15 +67,14 @@ export class DealPlay {
   /** Cards played in this deal, as a 13-bit mask per suit. */
   private readonly played: Hand = [0, 0, 0, 0];
   readonly playedCount = [0, 0, 0, 0];
-  // Completed tricks, flat (no object per trick): seats and cards in play order, trick i spanning
-  // [trickStart[i], trickStart[i + 1]); trickWinner[i] its winner.
+  // Every card played to a trick, flat (no object per trick): seats and cards in play order. Completed trick i
+  // spans [trickStart[i], trickStart[i + 1]) and trickWinner[i] won it; the trick in progress runs from
+  // trickStart[trickWinner.length] to the end.
   readonly flatSeats: number[] = [];
   readonly flatCards: number[] = [];
   readonly trickStart: number[] = [0];
   readonly trickWinner: number[] = [];
   readonly tricksWon: [number, number] = [0, 0];
-  readonly curSeats: number[] = [];
-  readonly curCards: number[] = [];
   private curFalseLead = false;
   /** Seats that lawfully may withdraw their card from the current trick (Dup. X.3). */
   private mayWithdraw: number[] = [];
@@ -156,6 +155,26 @@ export class DealPlay {
     }
   }
 
+  /** Offset in the flat arrays where the trick in progress starts. */
+  get curStart(): number {
+    return this.trickStart[this.trickWinner.length];
+  }
+
+  /** Cards played so far to the trick in progress. */
+  get curCount(): number {
+    return this.flatSeats.length - this.trickStart[this.trickWinner.length];
+  }
+
+  /** Seats that have played to the trick in progress, in play order. */
+  currentSeats(): number[] {
+    return this.flatSeats.slice(this.curStart);
+  }
+
+  /** Cards played to the trick in progress, in play order. */
+  currentCards(): number[] {
+    return this.flatCards.slice(this.curStart);
+  }
+
   /** True when completed trick `k` (0-based) holds the card. */
   private trickHas(k: number, card: number): boolean {
     for (let i = this.trickStart[k]; i < this.trickStart[k + 1]; i++) if (this.flatCards[i] === card) return true;
@@ -197,8 +216,8 @@ export class DealPlay {
   /** Whose turn it is, or null when the play is over. */
   whoseTurn(): number | null {
     if (this.isOver) return null;
-    if (this.curSeats.length === 0) return this.properLeader;
-    let s = this.curSeats[0];
+    if (this.curCount === 0) return this.properLeader;
+    let s = this.flatSeats[this.curStart];
     for (let i = 0; i < this.seats.length; i++) {
       if (!(this.curMask & (1 << s))) return s;
       s = this.nextOf[s];
@@ -255,7 +274,7 @@ export class DealPlay {
 
     if (this.liable.size) this.liable.delete(card); // playing a liable card discharges it (Dup. VII.3)
 
-    if (this.curSeats.length === 0) this.lead(seat, card);
+    if (this.curCount === 0) this.lead(seat, card);
     else if (!this.follow(seat, card)) return;
     this.commit(seat, card);
   }
@@ -361,7 +380,7 @@ export class DealPlay {
     const expected = this.whoseTurn()!;
     // Rotation runs from the actual leader, so playing to a lead out of turn is in turn (L53A accepts it).
     if (seat !== expected) {
-      const r = this.code.playOutOfTurn(this.ctx, seat, expected, this.curSeats);
+      const r = this.code.playOutOfTurn(this.ctx, seat, expected, this.currentSeats());
       if (r) {
         if (r.penalty) this.penalties.push(r.penalty);
         this.addFinding('play-out-of-turn', seat, r.ruling, `${SEATS[seat]} played ${formatCard(card)} before ${SEATS[expected]}`, card);
@@ -369,7 +388,7 @@ export class DealPlay {
     }
     this.establishOnPlay(seat);
     this.checkFollowDemands(seat, card);
-    const led = suitOf(this.curCards[0]);
+    const led = suitOf(this.flatCards[this.curStart]);
     const suit = suitOf(card);
     // Any card of a suit the seat showed out of proves that renounce a revoke, whatever is led now.
     this.proveVoid(seat, card);
@@ -393,8 +412,8 @@ export class DealPlay {
   /** A card put down by a seat that has already played to the trick: exposed, or led ahead (Dup. XI.6, Am. 22). */
   private secondCard(seat: number, card: number): void {
     const partner = this.partner(seat);
-    const leadAhead = this.curSeats[0] === seat && partner !== seat && !(this.curMask & (1 << partner)) && !this.dummies.has(partner)
-      && this.isMaster(this.curCards[0], seat) && this.isMaster(card, seat);
+    const leadAhead = this.flatSeats[this.curStart] === seat && partner !== seat && !(this.curMask & (1 << partner)) && !this.dummies.has(partner)
+      && this.isMaster(this.flatCards[this.curStart], seat) && this.isMaster(card, seat);
     const ruling = this.code.exposedCard(this.ctx, seat, leadAhead ? 'led-ahead' : 'second-card');
     if (!ruling) return;
     this.makeLiable(card, seat, ruling);
@@ -439,27 +458,21 @@ export class DealPlay {
     if (this.hands && holds(this.hands[seat], card)) removeCard(this.hands[seat], card);
     if (card === this.turned && this.turnedInZone && seat === this.dealer) this.turnedInZone = false;
     this.playedCount[seat]++;
-    this.curSeats.push(seat);
-    this.curCards.push(card);
+    this.flatSeats.push(seat);
+    this.flatCards.push(card);
     this.curMask |= 1 << seat;
-    if (this.curSeats.length === this.seats.length) this.completeTrick();
+    if (this.curCount === this.seats.length) this.completeTrick();
   }
 
   private completeTrick(): void {
-    const idx = winningIndex(this.curCards, this.trump);
-    const winner = this.curSeats[idx];
+    const from = this.curStart;
+    const winner = this.flatSeats[from + winningIndex(this.flatCards, this.trump, from, this.flatCards.length)];
     const trick = this.trickNumber;
-    for (let i = 0; i < this.curSeats.length; i++) {
-      this.flatSeats.push(this.curSeats[i]);
-      this.flatCards.push(this.curCards[i]);
-    }
     this.trickStart.push(this.flatSeats.length);
     this.trickWinner.push(winner);
     this.tricksWon[this.sideOf(winner)]++;
     this.quitPending = trick;
     this.quitLifted = 0;
-    this.curSeats.length = 0;
-    this.curCards.length = 0;
     this.curMask = 0;
     this.curFalseLead = false;
     this.mayWithdraw = [];
@@ -533,7 +546,7 @@ export class DealPlay {
   private checkFollowDemands(seat: number, card: number): void {
     const S = SEATS[seat];
     if (this.penalties.length === 0) return;
-    const led = suitOf(this.curCards[0]);
+    const led = suitOf(this.flatCards[this.curStart]);
     for (const p of [...this.penalties]) {
       if (!p.from.includes(S) || !p.demand || p.kind === 'call-suit') continue;
       const h = this.hands ? this.hands[seat] : null;
@@ -560,9 +573,13 @@ export class DealPlay {
   }
 
   private checkWinDemand(seat: number, card: number, h: Hand, p: PendingPenalty): void {
-    const wins = (c: number) => winningIndex([...this.curCards, c], this.trump) === this.curCards.length;
+    const trick = [...this.currentCards(), 0];
+    const wins = (c: number) => {
+      trick[trick.length - 1] = c;
+      return winningIndex(trick, this.trump) === trick.length - 1;
+    };
     if (wins(card)) return;
-    const led = suitOf(this.curCards[0]);
+    const led = suitOf(this.flatCards[this.curStart]);
     const legal = handCards(h).filter((c) => h[led] === 0 || suitOf(c) === led);
     if (legal.some(wins)) this.failedDemand(seat, card, suitOf(card), 'win the trick', p, false);
   }
@@ -627,13 +644,14 @@ export class DealPlay {
       if (++this.quitLifted === this.trickStart[q] - this.trickStart[q - 1]) this.quitTrick();
       return;
     }
-    const idx = this.curCards.indexOf(card);
-    if (idx < 0) return; // a liable card or a stray card taken up: nothing changes in the play
-    const owner = this.curSeats[idx];
+    const at = this.flatCards.indexOf(card, this.curStart);
+    if (at < 0) return; // a liable card or a stray card taken up: nothing changes in the play
+    const idx = at - this.curStart;
+    const owner = this.flatSeats[at];
     const trick = this.trickNumber;
     if (this.curFalseLead) {
       // Dup. VIII.4 / Am. 24: not all have played to the false lead; the cards are taken back.
-      const leader = this.curSeats[0];
+      const leader = this.flatSeats[this.curStart];
       this.uncommit(idx);
       if (idx === 0) {
         // Taking the lead back is the choice not to accept it; what remains is the penalty for it.
@@ -644,12 +662,12 @@ export class DealPlay {
           this.makeLiable(card, leader, r);
           this.addFinding('card-liable-to-be-called', leader, r, `${SEATS[leader]}'s lead out of turn (${formatCard(card)}) was taken back`, card);
         }
-        if (this.curSeats.length === 0) this.curFalseLead = false;
+        if (this.curCount === 0) this.curFalseLead = false;
       }
       return;
     }
     const ri = this.openRenounces.findIndex((r) => r.seat === owner && r.card === card && r.trick === trick);
-    const vk = owner * 4 + (this.curCards.length ? suitOf(this.curCards[0]) : 0);
+    const vk = owner * 4 + suitOf(this.flatCards[this.curStart]);
     const unknownRenounce = !this.hands && idx > 0 && this.voids![vk] === trick && this.voids![16 + vk] === card;
     if (ri >= 0 || unknownRenounce) {
       // Dup. X.3: the renounce in error is lawfully corrected; later players may withdraw their cards.
@@ -659,7 +677,7 @@ export class DealPlay {
         this.addFinding('renounce-in-error', owner, this.code.renounceInError(this.ctx, owner),
           `${SEATS[owner]} took back ${formatCard(card)}, a renounce, to follow suit`, card);
       }
-      this.mayWithdraw = this.curSeats.slice(idx + 1);
+      this.mayWithdraw = this.flatSeats.slice(at + 1);
       const laterPlayed = this.mayWithdraw.length > 0;
       this.uncommit(idx);
       const r = this.code.correction(this.ctx, owner, laterPlayed);
@@ -688,10 +706,11 @@ export class DealPlay {
   }
 
   private uncommit(idx: number): void {
-    const seat = this.curSeats[idx];
-    const card = this.curCards[idx];
-    this.curSeats.splice(idx, 1);
-    this.curCards.splice(idx, 1);
+    const at = this.curStart + idx;
+    const seat = this.flatSeats[at];
+    const card = this.flatCards[at];
+    this.flatSeats.splice(at, 1);
+    this.flatCards.splice(at, 1);
     this.curMask &= ~(1 << seat);
     removeCard(this.played, card);
     this.playedCount[seat]--;

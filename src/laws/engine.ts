@@ -102,15 +102,15 @@ export class Table {
 
   /** True when the last trick is complete and the next has not begun. */
   isTrickComplete(): boolean {
-    return !!this.current && this.current.curSeats.length === 0 && this.current.trickWinner.length > 0;
+    return !!this.current && this.current.curCount === 0 && this.current.trickWinner.length > 0;
   }
 
   /** True when the card would be a renounce by the seat (it does not follow the suit led). */
   isRenounce(seat: Seat, card: string): boolean {
     const d = this.current;
     const c = cardCode(card);
-    if (!d || d.curCards.length === 0 || c < 0 || d.curSeats[0] === seatIndex(seat)) return false;
-    return suitOf(c) !== suitOf(d.curCards[0]);
+    if (!d || d.curCount === 0 || c < 0 || d.flatSeats[d.curStart] === seatIndex(seat)) return false;
+    return suitOf(c) !== suitOf(d.flatCards[d.curStart]);
   }
 
   /** The trick in progress. */
@@ -119,8 +119,8 @@ export class Table {
     if (!d) return { number: 0, leader: null, cards: [] };
     return {
       number: d.trickNumber,
-      leader: d.curSeats.length ? SEATS[d.curSeats[0]] : SEATS[d.properLeader],
-      cards: d.curSeats.map((s, i) => ({ seat: SEATS[s], card: formatCard(d.curCards[i]) })),
+      leader: SEATS[d.curCount ? d.flatSeats[d.curStart] : d.properLeader],
+      cards: d.currentSeats().map((s, i) => ({ seat: SEATS[s], card: formatCard(d.flatCards[d.curStart + i]) })),
     };
   }
 
@@ -142,7 +142,6 @@ export class Table {
     const d = this.current;
     if (!d) return out;
     d.flatSeats.forEach((s, i) => out[SEATS[s]].push(formatCard(d.flatCards[i])));
-    d.curSeats.forEach((s, i) => out[SEATS[s]].push(formatCard(d.curCards[i])));
     return out;
   }
 

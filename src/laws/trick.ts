@@ -1,15 +1,18 @@
 // Trick arithmetic shared by the engine, the formats and the simulators.
 import { type Card, suitOf } from '../cards/card.js';
 
-/** Index (0-based, in play order) of the card that wins a trick; trump is a suit index or -1 for none. */
-export function winningIndex(cards: readonly Card[], trump: number): number {
-  let best = 0;
-  let bestCard = cards[0];
-  for (let i = 1; i < cards.length; i++) {
+/**
+ * Index (0-based, in play order) of the card that wins a trick; trump is a suit index or -1 for none.
+ * `from`/`to` select the trick inside a longer list; the index returned is relative to `from`.
+ */
+export function winningIndex(cards: readonly Card[], trump: number, from = 0, to = cards.length): number {
+  let best = from;
+  let bestCard = cards[from];
+  for (let i = from + 1; i < to; i++) {
     const c = cards[i];
     if (beats(c, bestCard, trump)) { best = i; bestCard = c; }
   }
-  return best;
+  return best - from;
 }
 
 /** True when `card` beats `best`, the card currently winning the trick. */
