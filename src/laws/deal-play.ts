@@ -87,7 +87,8 @@ export class DealPlay {
   private readonly voids: Int8Array | null;
   private readonly openRenounces: OpenRenounce[] = [];
   readonly revokes: RevokeRecord[] = [];
-  readonly liable = new Map<number, Liability>();
+  /** Cards liable to be called, created on the first one (most deals have none). */
+  private liableCards: Map<number, Liability> | null = null;
   readonly penalties: PendingPenalty[] = [];
   readonly findings: Finding[] = [];
   readonly notes: string[] = [];
@@ -134,7 +135,7 @@ export class DealPlay {
     this.properLeader = this.firstLeader();
     const deal = ev.hands ? parseDeal(ev.hands) : null;
     // The tray is known when every seat in play has its hand (two-handed games need only two).
-    this.hands = deal && (isComplete(deal) || this.seats.every((x) => deal[x] !== null)) ? deal.map((h) => h ?? emptyHand()) : null;
+    this.hands = !deal ? null : isComplete(deal) ? deal : this.seats.every((x) => deal[x] !== null) ? deal.map((h) => h ?? emptyHand()) : null;
     this.voids = this.hands ? null : new Int8Array(48);
     if (this.hands) {
       for (const s of this.seats) {
@@ -153,6 +154,11 @@ export class DealPlay {
       case 'dealer-adversary': return this.nextSeat(this.dealer);
       default: return this.nextSeat(this.dealer);
     }
+  }
+
+  /** Cards liable to be called, by card. */
+  get liable(): Map<number, Liability> {
+    return (this.liableCards ??= new Map());
   }
 
   /** Offset in the flat arrays where the trick in progress starts. */
@@ -272,7 +278,7 @@ export class DealPlay {
     if (this.variant.code === 'humbug') this.inferExchange(seat, card);
     if (this.hands) this.checkFouled(seat, card);
 
-    if (this.liable.size) this.liable.delete(card); // playing a liable card discharges it (Dup. VII.3)
+    if (this.liableCards) this.liableCards.delete(card); // playing a liable card discharges it (Dup. VII.3)
 
     if (this.curCount === 0) this.lead(seat, card);
     else if (!this.follow(seat, card)) return;
@@ -851,13 +857,16 @@ export class DealPlay {
       const from = this.trickStart[k], to = this.trickStart[k + 1];
       const leader = this.flatSeats[from];
       const cards: Partial<Record<Seat, string>> = {};
-      const order: Seat[] = [];
+      let clockwise = true;
       for (let i = from; i < to; i++) {
-        const seat = SEATS[this.flatSeats[i]];
-        cards[seat] = formatCard(this.flatCards[i]);
-        order.push(seat);
+        const seat = this.flatSeats[i];
+        cards[SEATS[seat]] = formatCard(this.flatCards[i]);
+        if (i > from && seat !== this.nextOf[this.flatSeats[i - 1]]) clockwise = false;
       }
-      tricks.push({ leader: SEATS[leader], cards, winner: SEATS[this.trickWinner[k]], order });
+      const t: TrickRecord = { leader: SEATS[leader], cards, winner: SEATS[this.trickWinner[k]] };
+      // `cards` keeps the play order in its keys; `order` spells it out only when it was not clockwise.
+      if (!clockwise) t.order = this.flatSeats.slice(from, to).map((x) => SEATS[x]);
+      tricks.push(t);
     }
     const r: DealResult = {
       board: this.board, variant: this.variant.name, tricks,

@@ -36,7 +36,7 @@ export interface TrickRecord {
   leader: Seat;
   cards: Partial<Record<Seat, string>>;
   winner: Seat;
-  /** Play order of the trick, as seats (differs from clockwise after a play out of turn). */
+  /** Play order, given only when it was not clockwise from the leader (a play out of turn); else the key order of `cards`. */
   order?: Seat[];
 }
 

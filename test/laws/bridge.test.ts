@@ -10,7 +10,7 @@ const bridge = () => game({ variant: 'bridge', contract: '4HS', board: 1 });
 
 /** The play of a trick as "leader: cards in order -> winner", to compare tricks at a glance. */
 const played = (t: { leader: string; order?: string[]; cards: Record<string, string | undefined>; winner: string }) =>
-  `${t.leader}: ${(t.order ?? []).map((s) => t.cards[s]).join(' ')} -> ${t.winner}`;
+  `${t.leader}: ${(t.order ?? Object.keys(t.cards)).map((s) => t.cards[s]).join(' ')} -> ${t.winner}`;
 
 describe('bridge: the opening lead and following suit', () => {
   it('L41C/L54: "the opening lead is made by the defender on declarer\'s left" — after 4♥ by South, West is to lead', () => {
