@@ -1,6 +1,8 @@
-// `tenace replay FILE [--json] [--variant NAME]`: fold a table log, PBN or LIN file through the engine.
+// `tenace replay FILE [--json | --pbn] [--variant NAME]`: fold a table log, PBN or LIN file through the engine.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { dealEventToRecord, formatPbnFromResult } from '../formats/index.js';
+import type { DealEvent } from '../formats/table-log.js';
 import { replay } from '../laws/engine.js';
 import type { DealResult, ReplayResult } from '../laws/types.js';
 import { getVariant, variantNames } from '../laws/variants.js';
@@ -28,6 +30,11 @@ export function replayText(r: ReplayResult): string {
   return out.join('\n');
 }
 
+/** PBN 2.1 of the replayed deals, with our findings written as ^R (revoke) and ^L (lead out of turn). */
+export function replayPbn(r: ReplayResult, deals: readonly DealEvent[]): string {
+  return r.deals.map((d, i) => formatPbnFromResult(dealEventToRecord(deals[i] ?? { type: 'deal' }), d)).join('\n');
+}
+
 function dealText(d: DealResult): string[] {
   const lines = [`Board ${d.board ?? '?'} · ${d.variant}`];
   const seats = SEAT_ORDER.filter((s) => d.tricks.some((t) => t.cards[s] !== undefined));
@@ -50,17 +57,17 @@ function dealText(d: DealResult): string[] {
 }
 
 /** Run the replay command; returns the process exit code (non-zero only for unreadable input). */
-export function replayCommand(argv: string[], io = { out: (s: string) => process.stdout.write(s), err: (s: string) => process.stderr.write(s) }): number {
+export function replayCommand(argv: string[], io: { out(s: string): unknown; err(s: string): unknown } = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) }): number {
   let args;
   try {
-    args = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, variant: { type: 'string' } } });
+    args = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, pbn: { type: 'boolean' }, variant: { type: 'string' } } });
   } catch (e) {
-    io.err(`tenace replay: ${(e as Error).message}\nusage: tenace replay FILE [--json] [--variant NAME]\n`);
+    io.err(`tenace replay: ${(e as Error).message}\nusage: tenace replay FILE [--json | --pbn] [--variant NAME]\n`);
     return 64;
   }
   const file = args.positionals[0];
   if (!file) {
-    io.err('usage: tenace replay FILE [--json] [--variant NAME]   (FILE: .ndjson table log, .pbn or .lin)\n');
+    io.err('usage: tenace replay FILE [--json | --pbn] [--variant NAME]   (FILE: .ndjson table log, .pbn or .lin)\n');
     return 64;
   }
   const variant = args.values.variant;
@@ -81,6 +88,7 @@ export function replayCommand(argv: string[], io = { out: (s: string) => process
     return 65;
   }
   const result = replay(log.events, { forceVariant: variant });
-  io.out((args.values.json ? replayJson(result) : replayText(result)) + '\n');
+  const deals = log.events.filter((e): e is DealEvent => e.type === 'deal');
+  io.out((args.values.json ? replayJson(result) : args.values.pbn ? replayPbn(result, deals) : replayText(result)) + '\n');
   return 0;
 }

@@ -2,7 +2,7 @@
 // translation into the table log (DESIGN §4) so that imported games replay through the same engine.
 import { type Card, SUIT_LETTERS, tryParseCard, formatCard } from '../cards/card.js';
 import { type Seat, SEATS, seatIndex, sideOf } from '../cards/seat.js';
-import type { TableEvent } from './table-log.js';
+import type { DealEvent, TableEvent } from './table-log.js';
 import { winningIndex } from '../laws/trick.js';
 import { parseContract } from '../laws/contract.js';
 
@@ -181,6 +181,22 @@ export function playOrderFromColumns(tricks: readonly ColumnTrick[], first: Seat
 export function normaliseCard(token: string): string | null {
   const r = tryParseCard(token);
   return r.ok ? formatCard(r.value) : null;
+}
+
+/** The record a `deal` event describes, before any play: what PBN export needs to head a game. */
+export function dealEventToRecord(ev: DealEvent): DealRecord {
+  const rec: DealRecord = { plays: [], tags: {} };
+  if (ev.board !== undefined) rec.board = ev.board;
+  if (ev.dealer !== undefined) rec.dealer = ev.dealer;
+  if (ev.hands !== undefined) rec.hands = ev.hands;
+  if (ev.vulnerable !== undefined) rec.vulnerable = ev.vulnerable;
+  if (ev.variant !== undefined) rec.variant = ev.variant;
+  const c = parseCompactContract(ev.contract);
+  if (c) {
+    rec.contract = ev.contract;
+    rec.declarer = c.declarer;
+  }
+  return rec;
 }
 
 /**
