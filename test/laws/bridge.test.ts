@@ -4,13 +4,10 @@
 // each seat plays, so a card marked "!" in a trick is a renounce while holding the suit led (played later).
 import { describe, expect, it } from 'vitest';
 import { Table } from '../../src/laws/engine.js';
-import { brief, game, kinds } from './helpers.js';
+import { brief, game, kinds, played } from './helpers.js';
 
 const bridge = () => game({ variant: 'bridge', contract: '4HS', board: 1 });
 
-/** The play of a trick as "leader: cards in order -> winner", to compare tricks at a glance. */
-const played = (t: { leader: string; order?: string[]; cards: Record<string, string | undefined>; winner: string }) =>
-  `${t.leader}: ${(t.order ?? Object.keys(t.cards)).map((s) => t.cards[s]).join(' ')} -> ${t.winner}`;
 
 describe('bridge: the opening lead and following suit', () => {
   it('L41C/L54: "the opening lead is made by the defender on declarer\'s left" — after 4♥ by South, West is to lead', () => {

@@ -3,10 +3,8 @@
 // The tray record is derived from the cards each seat plays; "!" marks a renounce while holding the suit led.
 import { describe, expect, it } from 'vitest';
 import { Table } from '../../src/laws/engine.js';
-import { brief, game, kinds } from './helpers.js';
+import { brief, game, kinds, played } from './helpers.js';
 
-const played = (t: { leader: string; order?: string[]; cards: Record<string, string | undefined>; winner: string }) =>
-  `${t.leader}: ${(t.order ?? Object.keys(t.cards)).map((s) => t.cards[s]).join(' ')} -> ${t.winner}`;
 
 // English Dummy: North is the dummy, South his partner plays both hands. East deals and turns the H2; South leads.
 const englishDummy = () => game({ variant: 'english-dummy', dealer: 'E', board: 1 }).turn('H2').trick('S: HA H3 H4 H2');
