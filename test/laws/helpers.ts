@@ -55,13 +55,12 @@ export function brief(findings: readonly Finding[]): Brief[] {
   });
 }
 
-/** The seats of a finding list by kind, for quick negative checks. */
 /** The play of a trick as "leader: cards in order -> winner", to compare tricks at a glance. */
 export function played(t: { leader: string; order?: string[]; cards: Record<string, string | undefined>; winner: string }): string {
   return `${t.leader}: ${(t.order ?? Object.keys(t.cards)).map((s) => t.cards[s]).join(' ')} -> ${t.winner}`;
 }
 
-/** The kinds of the findings, in order. */
+/** The kinds of a finding list, in order, for quick negative checks. */
 export function kinds(findings: readonly Finding[]): string[] {
   return findings.map((f) => f.kind);
 }
