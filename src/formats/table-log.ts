@@ -34,7 +34,8 @@ export interface DealEvent extends Stamped {
   overplay?: boolean;
 }
 
-export interface PlaceEvent extends Stamped { type: 'place'; seat: Seat; card: string }
+/** A card appears face up in a seat's zone. `tag` (hex UID) stands alone when the tag is in no known deck. */
+export interface PlaceEvent extends Stamped { type: 'place'; seat: Seat; card?: string; tag?: string }
 export interface LiftEvent extends Stamped { type: 'lift'; seat: Seat; card: string }
 export interface TrayEvent extends Stamped { type: 'tray'; code: string }
 export interface ClaimEvent extends Stamped { type: 'claim'; seat: Seat; tricks: number }
@@ -60,8 +61,14 @@ export interface RemedyEvent extends Stamped {
 /** Extension (Humbug): the player exchanges his hand for the one on his right before the first lead. */
 export interface ExchangeEvent extends Stamped { type: 'exchange'; seat: Seat }
 
+/**
+ * Extension: undo a physical misread. The event with seq `target` no longer counts; both stay in the
+ * journal (nothing is erased), and the deal is folded again without it.
+ */
+export interface UndoEvent extends Stamped { type: 'undo'; target: number }
+
 export type TableEvent =
-  | DealEvent | PlaceEvent | LiftEvent | TrayEvent | ClaimEvent | RemedyEvent | ExchangeEvent;
+  | DealEvent | PlaceEvent | LiftEvent | TrayEvent | ClaimEvent | RemedyEvent | ExchangeEvent | UndoEvent;
 
 export interface LogError { line: number; message: string }
 
@@ -108,8 +115,12 @@ export function validateTableEvent(o: unknown): string | null {
       return null;
     }
     case 'place':
+      if (e.card === undefined && typeof e.tag === 'string' && /^[0-9A-Fa-f]{2,40}$/.test(e.tag)) return seatField(e, 'seat');
+      return seatField(e, 'seat') ?? cardField(e, 'card');
     case 'lift':
       return seatField(e, 'seat') ?? cardField(e, 'card');
+    case 'undo':
+      return Number.isInteger(e.target) && (e.target as number) >= 0 ? null : '"target" must be the seq of the event to undo';
     case 'tray':
       return typeof e.code === 'string' && e.code.length > 0 ? null : '"code" must be the non-empty barcode text';
     case 'claim':
@@ -126,7 +137,7 @@ export function validateTableEvent(o: unknown): string | null {
     case 'exchange':
       return seatField(e, 'seat');
     default:
-      return `"type" must be one of deal, place, lift, tray, claim, remedy, exchange (got ${JSON.stringify(e.type)})`;
+      return `"type" must be one of deal, place, lift, tray, claim, remedy, exchange, undo (got ${JSON.stringify(e.type)})`;
   }
 }
 

@@ -32,6 +32,8 @@ export class Table {
   private current: DealPlay | null = null;
   private readonly done: DealResult[] = [];
   private lastTray: string | undefined;
+  /** The events of the deal in progress, its deal event first: an undo folds them again. */
+  private dealEvents: TableEvent[] = [];
 
   constructor(opts: TableOptions = {}) {
     this.opts = opts;
@@ -44,10 +46,15 @@ export class Table {
       this.lastTray = ev.code;
       return NONE;
     }
+    if (ev.type === 'undo') {
+      this.undo(ev.target);
+      return NONE;
+    }
     const d = this.ensureDeal();
+    this.dealEvents.push(ev);
     const before = d.findings.length;
     switch (ev.type) {
-      case 'place': d.place(seatIndex(ev.seat), ev.card, ev.seq, (ev as { tag?: string }).tag); break;
+      case 'place': d.place(seatIndex(ev.seat), ev.card, ev.seq, ev.tag); break;
       case 'lift': d.lift(seatIndex(ev.seat), ev.card, ev.seq); break;
       case 'claim': d.claimTricks(seatIndex(ev.seat), ev.tricks, ev.seq); break;
       case 'remedy': this.remedy(ev); break;
@@ -60,11 +67,29 @@ export class Table {
   /** Start a deal (closing the one in progress). */
   deal(ev: Omit<DealEvent, 'type'> & { type?: 'deal' }): Finding[] {
     this.close();
+    const dealEv: DealEvent = { ...ev, type: 'deal' };
+    this.current = this.startDeal(dealEv);
+    this.dealEvents = [dealEv];
+    return this.current.findings.slice();
+  }
+
+  private startDeal(ev: DealEvent): DealPlay {
     const variant = getVariant(this.opts.forceVariant ?? ev.variant ?? this.opts.variant ?? 'duplicate-whist');
-    const code = CODES[variant.code];
-    const d = new DealPlay({ ...ev, type: 'deal' }, variant, code);
-    this.current = d;
-    return d.findings.slice();
+    return new DealPlay(ev, variant, CODES[variant.code]);
+  }
+
+  /**
+   * Undo a physical misread: the event with seq `target` stops counting and the deal in progress is
+   * folded again without it. Returns an error sentence when there is no such event in this deal.
+   */
+  undo(target: number): string | null {
+    const i = this.dealEvents.findIndex((e, k) => k > 0 && e.seq === target);
+    if (!this.current || i < 0) return `no event with seq ${target} in the deal in progress can be undone`;
+    const events = this.dealEvents.filter((_, k) => k !== i);
+    this.current = this.startDeal(events[0] as DealEvent);
+    this.dealEvents = [events[0]];
+    for (const e of events.slice(1)) this.apply(e);
+    return null;
   }
 
   /** A card placed face up in a seat's zone. */

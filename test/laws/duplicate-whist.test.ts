@@ -305,3 +305,32 @@ describe('Laws of Duplicate Whist', () => {
     expect(f.remedies.map((r) => r.text).join(' ')).toMatch(/\(V\.2\)/);
   });
 });
+
+describe('table-log extensions', () => {
+  it('undo: a misread is journaled and folded away — the deal is judged as if the card had never been seen', async () => {
+    const { Table } = await import('../../src/laws/engine.js');
+    const t = new Table();
+    t.apply({ type: 'deal', board: 1, variant: 'duplicate-whist', dealer: 'W', hands: D1, seq: 1 });
+    t.apply({ type: 'place', seat: 'W', card: 'C2', seq: 2 });
+    t.apply({ type: 'lift', seat: 'W', card: 'C2', seq: 3 });
+    t.apply({ type: 'place', seat: 'N', card: 'SA', seq: 4 });
+    t.apply({ type: 'place', seat: 'E', card: 'H8', seq: 5 }); // a misread: E's S8 was read as H8
+    expect(t.findings().map((f) => f.kind)).toEqual(['renounce-in-error']);
+    t.apply({ type: 'undo', target: 5, seq: 6 });
+    expect(t.findings()).toEqual([]);
+    expect(t.whoseTurn()).toBe('E');
+    t.apply({ type: 'place', seat: 'E', card: 'S8', seq: 7 });
+    expect(t.currentTrick().cards.map((c) => c.card)).toEqual(['SA', 'S8']);
+    expect(t.undo(99)).toMatch(/no event with seq 99/);
+  });
+
+  it('a tag from no known deck is an unknown-card finding, never silently dropped', async () => {
+    const { parseTableLog } = await import('../../src/formats/table-log.js');
+    const { replay } = await import('../../src/laws/engine.js');
+    const { events, errors } = parseTableLog('{"type":"deal","variant":"whist"}\n{"type":"place","seat":"N","tag":"04A1B2C3D4E5F6"}\n');
+    expect(errors).toEqual([]);
+    const f = replay(events).deals[0].findings;
+    expect(f.map((x) => `${x.kind} ${x.seat}`)).toEqual(['unknown-card N']);
+    expect(f[0].message).toMatch(/04A1B2C3D4E5F6/);
+  });
+});

@@ -184,7 +184,7 @@ export class Game {
     let turned = -1;
     for (const s of this.steps) {
       if (s.kind === 'trick') for (const t of s.tokens) explicit.add(t.card);
-      if (s.kind === 'event' && (s.ev.type === 'place' || s.ev.type === 'lift')) explicit.add(parseCard(s.ev.card));
+      if (s.kind === 'event' && (s.ev.type === 'place' || s.ev.type === 'lift')) explicit.add(parseCard(s.ev.card!));
       if (s.kind === 'turn') { explicit.add(s.card); turned = s.card; }
     }
     const trump = this.trumpFromContract ?? (turned >= 0 ? suitOf(turned) : -1);
@@ -199,13 +199,13 @@ export class Game {
       for (let i = from; i < this.steps.length; i++) {
         const s = this.steps[i];
         if (s.kind === 'trick') for (const t of s.tokens) if (!t.lift) f.get(t.seat)?.add(t.card);
-        if (s.kind === 'event' && s.ev.type === 'place') f.get(s.ev.seat)?.add(parseCard(s.ev.card));
+        if (s.kind === 'event' && s.ev.type === 'place') f.get(s.ev.seat)?.add(parseCard(s.ev.card!));
       }
       return f;
     };
     for (const s of this.steps) {
       if (s.kind === 'trick') for (const t of s.tokens) if (!t.lift) own(t.seat, t.card);
-      if (s.kind === 'event' && s.ev.type === 'place') own(s.ev.seat, parseCard(s.ev.card));
+      if (s.kind === 'event' && s.ev.type === 'place') own(s.ev.seat, parseCard(s.ev.card!));
       if (s.kind === 'turn') own(this.dealer, s.card);
     }
     const used = new Set<number>(explicit);
