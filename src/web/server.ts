@@ -1,0 +1,63 @@
+// The browser table view's HTTP server: the static page, the mqtt.js browser bundle, and /config.json that
+// tells the page which broker, club and table to follow.
+import { createServer, type Server, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.json': 'application/json' };
+
+export interface WebViewOptions {
+  port?: number;
+  host?: string;
+  club: string;
+  table: string;
+  base?: string;
+  /** The broker's WebSocket URL as the browser must use it; a path such as "/mqtt" means this server. */
+  wsUrl: string;
+}
+
+export interface WebView {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serve the table view. */
+export async function startWebView(opts: WebViewOptions): Promise<WebView> {
+  const mqttBundle = join(dirname(createRequire(import.meta.url).resolve('mqtt/package.json')), 'dist', 'mqtt.min.js');
+  const config = JSON.stringify({ club: opts.club, table: opts.table, base: opts.base ?? 'tenace', wsUrl: opts.wsUrl });
+  const server = createServer((req, res) => { void serve(req, res, config, mqttBundle); });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  const { address, port } = server.address() as AddressInfo;
+  return {
+    server,
+    url: `http://${address.includes(':') ? `[${address}]` : address}:${port}/`,
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}
+
+async function serve(req: IncomingMessage, res: ServerResponse, config: string, mqttBundle: string): Promise<void> {
+  const path = new URL(req.url ?? '/', 'http://x').pathname;
+  if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'GET only');
+  if (path === '/config.json') return send(res, 200, TYPES['.json'], config);
+  const file = path === '/mqtt.min.js' ? mqttBundle : join(ROOT, normalize(path === '/' ? '/index.html' : path));
+  if (!file.startsWith(ROOT) && file !== mqttBundle) return send(res, 403, 'text/plain', 'forbidden');
+  try {
+    const body = await readFile(file);
+    send(res, 200, TYPES[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream', body);
+  } catch {
+    send(res, 404, 'text/plain', 'not found');
+  }
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer): void {
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-cache' });
+  res.end(body);
+}
