@@ -1,14 +1,26 @@
 // The `tenace` command: one file per subcommand, dispatched here.
+import { deckCommand } from './deck.js';
+import { enrolCommand } from './enrol.js';
+import { listenCommand } from './listen.js';
 import { replayCommand } from './replay.js';
 
 const COMMANDS: Record<string, (argv: string[]) => number | Promise<number>> = {
   replay: replayCommand,
+  listen: listenCommand,
+  deck: deckCommand,
+  enrol: enrolCommand,
 };
 
 const USAGE = `usage: tenace <command> [options]
 
 commands:
-  replay FILE [--json] [--variant NAME]   replay a table log (.ndjson), PBN or LIN file through the rules engine
+  replay FILE [--json | --pbn] [--variant NAME]
+                                          replay a table log (.ndjson), PBN or LIN file through the rules engine
+  listen --port PATH --deck FILE [--deck FILE2] --log OUT.ndjson [--bridge ID] [--map r0=N,r1=E,r2=S,r3=W] [--idle-exit MS]
+                                          read a firmware bridge, append the TableEvents it sees (ndjson)
+  deck --virtual --out FILE [--id NAME]   write a deterministic deck for emulation (deck --check FILE... checks decks)
+  enrol --deck NAME --port PATH [--out FILE] [--order bridge|suit]
+                                          tap a pack's 52 cards to make its deck file
 `;
 
 /** Run the CLI with the given arguments; resolves to the exit code. */

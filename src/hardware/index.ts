@@ -1,0 +1,8 @@
+// src/hardware: from serial bytes to TableEvents. Protocol codec, line splitter, the seat-reader
+// driver (one bridge or several), seat map, decks and enrolment.
+export * from './protocol.js';
+export * from './line-splitter.js';
+export * from './seat-map.js';
+export * from './deck.js';
+export * from './enrol.js';
+export * from './bridge-driver.js';

@@ -1,0 +1,117 @@
+// Splits a byte stream into protocol lines, like @serialport/parser-readline but with a hard cap.
+//
+// ReadlineParser buffers without limit, so a device that never sends "\n" (a baud mismatch, a
+// bootloader, noise) grows the daemon's memory forever. Here a line holds at most MAX_LINE + 1
+// bytes (96 plus a tolerated "\r", PROTOCOL.md §3). Bytes beyond that are discarded up to the next
+// "\n" and the line is reported once as `{ error: 'too-long' }`. Memory is constant.
+//
+// Lines are delivered as strings with one char per byte (Latin-1), without the "\n" but with any
+// "\r" (decodeLine removes it), so `decodeLine` sees exactly the received bytes. A partial line
+// left when the stream ends is not a line: it is counted in `stats.partialDropped` and discarded.
+import { Transform, type TransformCallback } from 'node:stream';
+import { MAX_LINE } from './protocol.js';
+
+export interface TooLongLine {
+  error: 'too-long';
+  /** Bytes received for the line, terminator excluded. */
+  length: number;
+}
+export type SplitItem = string | TooLongLine;
+
+export interface SplitterStats {
+  lines: number;
+  tooLong: number;
+  partialDropped: number;
+}
+
+const LF = 0x0a;
+
+/** The splitting core, without streams: push chunks, get lines through a callback. */
+export class LineSplitter {
+  /** Capacity of the line buffer: 96 bytes + "\r". */
+  static readonly CAPACITY = MAX_LINE + 1;
+  readonly stats: SplitterStats = { lines: 0, tooLong: 0, partialDropped: 0 };
+  private readonly buf = Buffer.alloc(LineSplitter.CAPACITY);
+  private len = 0;
+  /** Bytes of the current line beyond the buffer (discarding when > 0). */
+  private over = 0;
+
+  constructor(private readonly onItem: (item: SplitItem) => void) {}
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    const n = chunk.length;
+    while (start < n) {
+      const nl = chunk.indexOf(LF, start);
+      const end = nl < 0 ? n : nl;
+      this.append(chunk, start, end);
+      if (nl < 0) return;
+      this.endLine();
+      start = nl + 1;
+    }
+  }
+
+  /** Discards a partial line (the port closed, or the host resynchronised on purpose). */
+  reset(): void {
+    if (this.len > 0 || this.over > 0) this.stats.partialDropped++;
+    this.len = 0;
+    this.over = 0;
+  }
+
+  /** Bytes currently held (never more than CAPACITY). */
+  get buffered(): number {
+    return this.len;
+  }
+
+  private append(chunk: Buffer, start: number, end: number): void {
+    if (this.over > 0) {
+      this.over += end - start;
+      return;
+    }
+    const room = LineSplitter.CAPACITY - this.len;
+    const take = Math.min(room, end - start);
+    if (take > 0) {
+      chunk.copy(this.buf, this.len, start, start + take);
+      this.len += take;
+    }
+    if (end - start > take) this.over = end - start - take;
+  }
+
+  private endLine(): void {
+    if (this.over > 0) {
+      const length = this.len + this.over;
+      this.len = 0;
+      this.over = 0;
+      this.stats.tooLong++;
+      this.onItem({ error: 'too-long', length });
+      return;
+    }
+    const line = this.buf.toString('latin1', 0, this.len);
+    this.len = 0;
+    this.stats.lines++;
+    this.onItem(line);
+  }
+}
+
+/**
+ * The splitter as a Transform stream (object mode out): pipe a SerialPort into it and read
+ * strings (lines) and `{ error: 'too-long' }` objects.
+ */
+export class LineSplitterStream extends Transform {
+  readonly splitter: LineSplitter;
+
+  constructor() {
+    super({ readableObjectMode: true });
+    this.splitter = new LineSplitter((item) => this.push(item));
+  }
+
+  override _transform(chunk: Buffer | string, _enc: BufferEncoding, cb: TransformCallback): void {
+    this.splitter.push(typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk);
+    cb();
+  }
+
+  override _flush(cb: TransformCallback): void {
+    this.splitter.reset();
+    cb();
+  }
+}

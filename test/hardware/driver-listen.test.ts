@@ -1,0 +1,157 @@
+// `tenace listen` on MockBinding: writes the TableEvents it sees as ndjson, stops on idle, and a
+// restart on the same log continues it without inventing anything twice.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type * as BindingMock from '@serialport/binding-mock' with { 'resolution-mode': 'require' };
+import { listenCommand } from '../../src/cli/listen.js';
+import { virtualDeck, writeDeckFile } from '../../src/hardware/deck.js';
+import { decodeLine, encodeFrame, type Frame } from '../../src/hardware/protocol.js';
+import { parseTableLog } from '../../src/formats/table-log.js';
+
+const { MockBinding } = createRequire(import.meta.url)('@serialport/binding-mock') as typeof BindingMock;
+
+/** A device that answers ident and present from `tags`, behind MockBinding. */
+function device(path: string) {
+  MockBinding.createPort(path, { echo: false, record: false });
+  const dev = {
+    seq: 0,
+    tags: [[], [], [], []] as string[][],
+    port: undefined as BindingMock.MockPortBinding | undefined,
+    send(f: Omit<Frame, 'seq'>) {
+      dev.seq = dev.seq >= 65535 ? 1 : dev.seq + 1;
+      dev.port?.emitData(`${encodeFrame({ ...f, seq: dev.seq } as Frame)}\n`);
+    },
+    arrive(r: number, u: string) {
+      dev.tags[r].push(u);
+      dev.send({ type: 'arrive', reader: r, uid: u });
+    },
+    leave(r: number, u: string) {
+      dev.tags[r] = dev.tags[r].filter((x) => x !== u);
+      dev.send({ type: 'leave', reader: r, uid: u });
+    },
+    binding: {
+      ...MockBinding,
+      open: async (o: Parameters<typeof MockBinding.open>[0]) => {
+        const b = await MockBinding.open(o);
+        dev.port = b;
+        const write = b.write.bind(b);
+        b.write = async (buf: Buffer) => {
+          await write(buf);
+          for (const line of buf.toString('latin1').split('\n')) {
+            const r = decodeLine(line);
+            if (!r.ok) continue;
+            const h = r.frame.seq;
+            setImmediate(() => {
+              dev.send({ type: 'ack', hseq: h, cmd: r.frame.type });
+              if (r.frame.type === 'ident') dev.send({ type: 'identity', fw: '1.0.0', proto: 1, readers: 4, reset: 'power', uptimeS: 3 });
+              if (r.frame.type === 'present') {
+                const list = dev.tags.flatMap((us, reader) => us.map((uid) => ({ reader, uid })));
+                dev.send({ type: 'snap', hseq: h, total: list.length });
+                for (const t of list) dev.send({ type: 'tag', ...t });
+                dev.send({ type: 'snapend', hseq: h, total: list.length, status: 'OOOO' });
+              }
+            });
+          }
+        };
+        return b;
+      },
+    } as typeof MockBinding,
+  };
+  return dev;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('tenace listen', () => {
+  afterEach(() => MockBinding.reset());
+
+  it('appends the TableEvents as ndjson, exits on --idle-exit, and a restart continues the log', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tenace-listen-'));
+    const red = virtualDeck('red');
+    const blue = virtualDeck('blue');
+    writeDeckFile(join(dir, 'red.json'), red);
+    writeDeckFile(join(dir, 'blue.json'), blue);
+    const uid = (d: typeof red, c: string) => Object.keys(d.cards).find((u) => d.cards[u] === c)!;
+    const out = join(dir, 'out.ndjson');
+    const path = '/dev/serial/by-id/usb-listen-1';
+    const dev = device(path);
+    let err = '';
+    const argv = ['--port', path, '--deck', join(dir, 'red.json'), '--deck', join(dir, 'blue.json'), '--log', out, '--idle-exit', '400'];
+    const run1 = listenCommand(argv, { binding: dev.binding, signals: false, io: { out: () => {}, err: (s) => (err += s) } });
+    await sleep(100);
+    dev.arrive(0, uid(red, 'CK'));
+    dev.arrive(1, uid(blue, 'C5'));
+    dev.arrive(2, uid(red, 'C7'));
+    dev.arrive(3, 'CAFEBABE');
+    await sleep(30);
+    dev.leave(1, uid(blue, 'C5'));
+    expect(await run1).toBe(0);
+    const lines1 = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines1).toEqual([
+      { type: 'place', seat: 'N', card: 'CK' },
+      { type: 'place', seat: 'E', card: 'C5' },
+      { type: 'place', seat: 'S', card: 'C7' },
+      { type: 'place', seat: 'W', tag: 'CAFEBABE' },
+      { type: 'lift', seat: 'E', card: 'C5' },
+    ]);
+    expect(err).toMatch(/bridge online/);
+    expect(err).toMatch(/stopped \(no event for 400 ms\)/);
+    // The lines are TableEvents the table log reader accepts.
+    expect(parseTableLog(readFileSync(out, 'utf8')).events).toHaveLength(5);
+
+    // While listen was down: N's CK lifted, E gets D2. A restart on the same log adds just that.
+    dev.tags[0] = [];
+    dev.tags[1] = [uid(blue, 'D2')];
+    MockBinding.reset();
+    const path2 = '/dev/serial/by-id/usb-listen-2';
+    const dev2 = device(path2);
+    dev2.tags = dev.tags;
+    dev2.seq = 100;
+    const argv2 = argv.map((a) => (a === path ? path2 : a)).concat(['--bridge', 'usb-listen-1']);
+    expect(await listenCommand(argv2, { binding: dev2.binding, signals: false, io: { out: () => {}, err: () => {} } })).toBe(0);
+    const lines2 = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines2.slice(5)).toEqual([
+      { type: 'lift', seat: 'N', card: 'CK' },
+      { type: 'place', seat: 'E', card: 'D2' },
+    ]);
+  });
+
+  it('--map and --stamp; stops cleanly when asked', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tenace-listen-'));
+    writeDeckFile(join(dir, 'd.json'), virtualDeck('d'));
+    const d = virtualDeck('d');
+    const out = join(dir, 'o.ndjson');
+    const path = '/dev/serial/by-id/usb-listen-3';
+    const dev = device(path);
+    let stop!: () => void;
+    const run = listenCommand(['--port', path, '--deck', join(dir, 'd.json'), '--log', out, '--map', 'r0=W,r1=N', '--stamp', '--quiet'], {
+      binding: dev.binding,
+      signals: false,
+      io: { out: () => {}, err: () => {} },
+      onDriver: (_d, s) => (stop = s),
+    });
+    await sleep(100);
+    dev.arrive(0, Object.keys(d.cards)[0]);
+    dev.arrive(2, Object.keys(d.cards)[1]); // unmapped reader: no seat, no event
+    await sleep(40);
+    stop();
+    expect(await run).toBe(0);
+    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ type: 'place', seat: 'W', card: 'SA' });
+    expect(Date.parse(lines[0].at)).not.toBeNaN();
+  });
+
+  it('usage and input errors', async () => {
+    const io = { out: () => {}, err: () => {} };
+    expect(await listenCommand([], { io, signals: false })).toBe(64);
+    expect(await listenCommand(['--port', '/dev/x', '--log', '/tmp/x', '--map', 'r9=Q'], { io, signals: false })).toBe(64);
+    expect(await listenCommand(['--port', '/dev/x', '--log', '/tmp/x', '--idle-exit', 'soon'], { io, signals: false })).toBe(64);
+    const dir = mkdtempSync(join(tmpdir(), 'tenace-listen-'));
+    writeFileSync(join(dir, 'bad.json'), '{"deck":"x"}');
+    expect(await listenCommand(['--port', '/dev/x', '--log', join(dir, 'o'), '--deck', join(dir, 'bad.json')], { io, signals: false })).toBe(65);
+  });
+});

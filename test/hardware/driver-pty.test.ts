@@ -1,0 +1,146 @@
+// `tenace listen` as a real process on a real pseudo-terminal (socat), with the platform serialport
+// binding: a scripted device on the other end, an unplug (socat stopped, links gone) and replug
+// mid-deal, then SIGTERM. Checks that nothing is lost or invented and that the process exits 0.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { SerialPort } from 'serialport';
+import { afterEach, describe, expect, it } from 'vitest';
+import { virtualDeck, writeDeckFile } from '../../src/hardware/deck.js';
+import { LineSplitter } from '../../src/hardware/line-splitter.js';
+import { decodeLine, encodeFrame, type Frame } from '../../src/hardware/protocol.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(pred: () => boolean, ms: number, what: string): Promise<void> {
+  const end = Date.now() + ms;
+  while (!pred()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
+
+function socat(dir: string): ChildProcess {
+  const p = spawn('socat', ['pty,raw,echo=0,link=' + join(dir, 'host'), 'pty,raw,echo=0,link=' + join(dir, 'bridge')], { stdio: 'ignore' });
+  children.push(p);
+  return p;
+}
+
+/** A device on the host end of the pty pair: answers ident/present, sends arrive/leave. */
+class PtyDevice {
+  seq = 0;
+  tags: string[][] = [[], [], [], []];
+  port?: SerialPort;
+
+  async open(path: string): Promise<void> {
+    const port = new SerialPort({ path, baudRate: 115200, autoOpen: false });
+    await new Promise<void>((res, rej) => port.open((e) => (e ? rej(e) : res())));
+    port.on('error', () => {});
+    const split = new LineSplitter((item) => {
+      if (typeof item !== 'string') return;
+      const r = decodeLine(item);
+      if (!r.ok) return;
+      const h = r.frame.seq;
+      this.send({ type: 'ack', hseq: h, cmd: r.frame.type });
+      if (r.frame.type === 'ident') this.send({ type: 'identity', fw: '1.0.0', proto: 1, readers: 4, reset: 'power', uptimeS: 1 });
+      if (r.frame.type === 'present') {
+        const list = this.tags.flatMap((us, reader) => us.map((uid) => ({ reader, uid })));
+        this.send({ type: 'snap', hseq: h, total: list.length });
+        for (const t of list) this.send({ type: 'tag', ...t });
+        this.send({ type: 'snapend', hseq: h, total: list.length, status: 'OOOO' });
+      }
+    });
+    port.on('data', (b: Buffer) => split.push(b));
+    this.port = port;
+  }
+
+  send(f: Omit<Frame, 'seq'>): void {
+    this.seq = this.seq >= 65535 ? 1 : this.seq + 1;
+    this.port?.write(`${encodeFrame({ ...f, seq: this.seq } as Frame)}\n`);
+  }
+
+  arrive(r: number, u: string): void {
+    this.tags[r].push(u);
+    this.send({ type: 'arrive', reader: r, uid: u });
+  }
+
+  leave(r: number, u: string): void {
+    this.tags[r] = this.tags[r].filter((x) => x !== u);
+    this.send({ type: 'leave', reader: r, uid: u });
+  }
+
+  async close(): Promise<void> {
+    const p = this.port;
+    this.port = undefined;
+    if (p?.isOpen) await new Promise<void>((res) => p.close(() => res()));
+  }
+}
+
+describe('tenace listen over a socat pty pair', () => {
+  it('survives an unplug mid-deal, loses and invents nothing, exits 0 on SIGTERM', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tenace-pty-'));
+    const deck = virtualDeck('pty');
+    writeDeckFile(join(dir, 'deck.json'), deck);
+    const uid = (c: string) => Object.keys(deck.cards).find((u) => deck.cards[u] === c)!;
+    let sc = socat(dir);
+    await waitFor(() => existsSync(join(dir, 'host')) && existsSync(join(dir, 'bridge')), 5000, 'socat links');
+    const dev = new PtyDevice();
+    await dev.open(join(dir, 'host'));
+
+    const runner = join(dir, 'run.mts');
+    writeFileSync(
+      runner,
+      `import { listenCommand } from ${JSON.stringify(join(root, 'src/cli/listen.ts'))};\nprocess.exitCode = await listenCommand(process.argv.slice(2));\n`,
+    );
+    const out = join(dir, 'out.ndjson');
+    let stderr = '';
+    const listen = spawn(process.execPath, ['--import', 'tsx', runner, '--port', join(dir, 'bridge'), '--deck', join(dir, 'deck.json'), '--log', out], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    children.push(listen);
+    listen.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
+    const lines = () => (existsSync(out) ? readFileSync(out, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l)) : []);
+
+    await waitFor(() => /bridge online/.test(stderr), 15_000, 'listen to connect');
+    dev.arrive(0, uid('CK'));
+    dev.arrive(1, uid('C5'));
+    await waitFor(() => lines().length === 2, 5000, 'two places');
+
+    // Unplug: socat goes away with both links; the device keeps its state.
+    await dev.close();
+    sc.kill('SIGTERM');
+    await waitFor(() => /bridge disconnected/.test(stderr), 5000, 'disconnect noticed');
+    dev.tags[1] = []; // C5 taken back while unplugged
+    dev.tags[2] = [uid('C7')]; // C7 played while unplugged
+    await sleep(300);
+    expect(listen.exitCode).toBeNull(); // never exits over a lost port
+    sc = socat(dir);
+    await waitFor(() => existsSync(join(dir, 'host')) && existsSync(join(dir, 'bridge')), 5000, 'socat links again');
+    await dev.open(join(dir, 'host'));
+    await waitFor(() => lines().length === 4, 10_000, 'reconciled events');
+    dev.arrive(3, uid('C3'));
+    await waitFor(() => lines().length === 5, 5000, 'a live place after the replug');
+
+    listen.kill('SIGTERM');
+    const code = await new Promise<number | null>((res) => listen.on('exit', (c) => res(c)));
+    await dev.close();
+    sc.kill('SIGTERM');
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/stopped \(SIGTERM\)/);
+    expect(lines()).toEqual([
+      { type: 'place', seat: 'N', card: 'CK' },
+      { type: 'place', seat: 'E', card: 'C5' },
+      { type: 'lift', seat: 'E', card: 'C5' },
+      { type: 'place', seat: 'S', card: 'C7' },
+      { type: 'place', seat: 'W', card: 'C3' },
+    ]);
+  }, 40_000);
+});
