@@ -1,4 +1,5 @@
 // The `tenace` command: one file per subcommand, dispatched here.
+import { checkConfigCommand } from './check-config.js';
 import { deckCommand } from './deck.js';
 import { enrolCommand } from './enrol.js';
 import { listenCommand } from './listen.js';
@@ -9,6 +10,7 @@ const COMMANDS: Record<string, (argv: string[]) => number | Promise<number>> = {
   listen: listenCommand,
   deck: deckCommand,
   enrol: enrolCommand,
+  'check-config': checkConfigCommand,
 };
 
 const USAGE = `usage: tenace <command> [options]
@@ -21,6 +23,8 @@ commands:
   deck --virtual --out FILE [--id NAME]   write a deterministic deck for emulation (deck --check FILE... checks decks)
   enrol --deck NAME --port PATH [--out FILE] [--order bridge|suit]
                                           tap a pack's 52 cards to make its deck file
+  check-config FILE [--print] [--env] [--skip-files]
+                                          validate a daemon config: exit 0, or 78 with each problem and its fix
 `;
 
 /** Run the CLI with the given arguments; resolves to the exit code. */

@@ -36,7 +36,8 @@ export interface DealEvent extends Stamped {
 
 /** A card appears face up in a seat's zone. `tag` (hex UID) stands alone when the tag is in no known deck. */
 export interface PlaceEvent extends Stamped { type: 'place'; seat: Seat; card?: string; tag?: string }
-export interface LiftEvent extends Stamped { type: 'lift'; seat: Seat; card: string }
+/** A card leaves a seat's zone; an unknown tag leaves with `tag` alone. */
+export interface LiftEvent extends Stamped { type: 'lift'; seat: Seat; card?: string; tag?: string }
 export interface TrayEvent extends Stamped { type: 'tray'; code: string }
 export interface ClaimEvent extends Stamped { type: 'claim'; seat: Seat; tricks: number }
 
@@ -118,6 +119,7 @@ export function validateTableEvent(o: unknown): string | null {
       if (e.card === undefined && typeof e.tag === 'string' && /^[0-9A-Fa-f]{2,40}$/.test(e.tag)) return seatField(e, 'seat');
       return seatField(e, 'seat') ?? cardField(e, 'card');
     case 'lift':
+      if (e.card === undefined && typeof e.tag === 'string' && /^[0-9A-Fa-f]{2,40}$/.test(e.tag)) return seatField(e, 'seat');
       return seatField(e, 'seat') ?? cardField(e, 'card');
     case 'undo':
       return Number.isInteger(e.target) && (e.target as number) >= 0 ? null : '"target" must be the seq of the event to undo';

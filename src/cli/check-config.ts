@@ -1,0 +1,100 @@
+// `tenace check-config FILE [--print] [--env] [--skip-files]`: validate a daemon config without running anything.
+// Exit codes follow sysexits.h, as systemd and `tenace run` do: 0 valid, 64 usage, 78 (EX_CONFIG) bad config.
+import { parseArgs } from 'node:util';
+import { checkConfigFiles, formatConfigErrors, loadConfig } from '../config/load.js';
+import { envOverrides } from '../config/env.js';
+import type { TenaceConfig } from '../config/schema.js';
+
+export const EX_USAGE = 64;
+export const EX_CONFIG = 78;
+
+const USAGE = `usage: tenace check-config FILE [--print] [--env] [--skip-files]
+  FILE          the daemon's YAML config (TENACE_* environment overrides apply, as for tenace run)
+  --print       print the effective config as JSON, defaults filled in, passwords hidden
+  --env         list the TENACE_* environment overrides and exit
+  --skip-files  do not check that the TLS, password and deck files exist (checking on another machine)
+`;
+
+export interface CheckConfigIo {
+  out: (s: string) => void;
+  err: (s: string) => void;
+}
+
+const STD_IO: CheckConfigIo = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
+
+/** One line saying what the config sets up, for a person checking that it is the config they meant. */
+export function describeConfig(c: TenaceConfig): string {
+  const readers = c.hardware.bridges.flatMap((b) => b.readers);
+  const seats = [...new Set(readers.map((r) => r.seat))].join(' ');
+  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+  const scanner = c.hardware.scanner.mode === 'none' ? 'no scanner'
+    : c.hardware.scanner.mode === 'serial' ? `scanner on ${c.hardware.scanner.port}`
+      : `HID scanner ${hex(c.hardware.scanner.vendorId)}:${hex(c.hardware.scanner.productId)}`;
+  return [
+    `ok: club ${c.club.id} table ${c.table.id}`,
+    `${plural(c.hardware.bridges.length, 'bridge')} (${plural(readers.length, 'reader')}${seats ? `: ${seats}` : ''})`,
+    scanner,
+    plural(c.hardware.decks.length, 'deck'),
+    `${c.variant}`,
+    `mqtt ${c.mqtt.url} under ${c.mqtt.baseTopic}/${c.club.id}/${c.table.id}/`,
+    `journal ${c.journal.dir} (fsync ${c.journal.fsync}${c.journal.fsync === 'group' ? ` ${c.journal.groupCommitMs} ms` : ''})`,
+    `embargo ${c.feed.embargo}`,
+    `http ${c.http.host}:${c.http.port}`,
+  ].join(', ');
+}
+
+function hex(n: number | undefined): string {
+  return n === undefined ? '?' : n.toString(16).padStart(4, '0');
+}
+
+/** The config with secrets replaced, safe to print or log. */
+export function redactConfig(c: TenaceConfig): TenaceConfig {
+  const copy = structuredClone(c);
+  if (copy.mqtt.password !== undefined) copy.mqtt.password = '[redacted]';
+  return copy;
+}
+
+/** Run `tenace check-config`; returns the exit code (0 valid, 64 usage, 78 invalid). */
+export function checkConfigCommand(argv: string[], io: CheckConfigIo = STD_IO, env: Record<string, string | undefined> = process.env): number {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { print: { type: 'boolean' }, env: { type: 'boolean' }, 'skip-files': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (e) {
+    io.err(`tenace check-config: ${(e as Error).message}\n${USAGE}`);
+    return EX_USAGE;
+  }
+  if (args.values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  if (args.values.env) {
+    const rows = envOverrides();
+    const width = Math.max(...rows.map((r) => r.name.length));
+    io.out(rows.map((r) => `${r.name.padEnd(width)}  ${r.path.join('.')}: ${r.description}`).join('\n') + '\n');
+    return 0;
+  }
+  const file = args.positionals[0];
+  if (!file || args.positionals.length > 1) {
+    io.err(USAGE);
+    return EX_USAGE;
+  }
+  const r = loadConfig(file, env);
+  for (const w of r.warnings) io.err(`warning: ${formatConfigErrors([w], file)}`);
+  if (!r.ok) {
+    io.err(formatConfigErrors(r.errors, file));
+    io.err(`${r.errors.length} problem${r.errors.length === 1 ? '' : 's'}: tenace run would refuse this config (exit ${EX_CONFIG})\n`);
+    return EX_CONFIG;
+  }
+  const fileErrors = args.values['skip-files'] ? [] : checkConfigFiles(r.config);
+  if (fileErrors.length > 0) {
+    io.err(formatConfigErrors(fileErrors, file));
+    return EX_CONFIG;
+  }
+  if (args.values.print) io.out(`${JSON.stringify(redactConfig(r.config), null, 2)}\n`);
+  io.out(`${describeConfig(r.config)}\n`);
+  return 0;
+}

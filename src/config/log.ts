@@ -1,0 +1,13 @@
+// The logging interface modules depend on, kept apart from pino so that a module (or a test child process) that
+// only needs to log does not load it.
+
+/** The logging the journal and other modules need; a pino Logger satisfies it, tests pass a recorder. */
+export interface Log {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** A Log that discards everything (the default for library use and tests). */
+export const silentLog: Log = { debug() {}, info() {}, warn() {}, error() {} };

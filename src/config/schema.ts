@@ -1,0 +1,249 @@
+// The daemon's settings: one JSON schema (defaults, validation, the env-override map) and the TypeScript type of a
+// validated config. The loader (./load.ts) and the docs both read this object, so it is the single place a setting
+// is declared.
+//
+// Besides standard JSON-schema keywords, each leaf may carry `fix`: the sentence shown when its value is wrong. It is
+// registered with ajv as an annotation keyword, so it never affects validation.
+import { variantNames } from '../laws/variants.js';
+
+export type SeatName = 'N' | 'E' | 'S' | 'W';
+export type FsyncMode = 'always' | 'group';
+export type Embargo = 'live' | 'deal-end' | 'tray-complete';
+export type ScannerMode = 'serial' | 'hid' | 'none';
+export type Terminator = 'cr' | 'lf' | 'crlf' | 'none';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface ReaderConfig {
+  /** Reader index on the bridge, 0..7 (PROTOCOL.md `readers`). */
+  reader: number;
+  /** The seat whose play zone this antenna sits under. */
+  seat: SeatName;
+}
+
+export interface BridgeConfig {
+  id: string;
+  /** Serial device; /dev/serial/by-id/... or a udev symlink survives re-plugging, /dev/ttyACM0 does not. */
+  port: string;
+  readers: ReaderConfig[];
+}
+
+export interface ScannerConfig {
+  mode: ScannerMode;
+  port?: string;
+  baudRate: number;
+  vendorId?: number;
+  productId?: number;
+  terminator: Terminator;
+  interByteTimeoutMs: number;
+}
+
+/** A validated config: every default filled in, relative file paths resolved against the config file's folder. */
+export interface TenaceConfig {
+  club: { id: string };
+  table: { id: string };
+  session?: string;
+  variant: string;
+  journal: { dir: string; fsync: FsyncMode; groupCommitMs: number };
+  mqtt: {
+    url: string;
+    username?: string;
+    password?: string;
+    passwordFile?: string;
+    ca?: string;
+    cert?: string;
+    key?: string;
+    rejectUnauthorized: boolean;
+    clientId?: string;
+    keepalive: number;
+    baseTopic: string;
+  };
+  feed: { embargo: Embargo; director: boolean };
+  hardware: { bridges: BridgeConfig[]; scanner: ScannerConfig; decks: string[] };
+  http: { port: number; host: string };
+  log: { level: LogLevel };
+}
+
+// Ids become MQTT topic levels (DESIGN §6), so they must not contain "/", "+" or "#".
+const TOPIC_ID = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
+const TOPIC_ID_FIX = 'use 1-64 letters, digits, "-", "_" or "." (it becomes an MQTT topic level)';
+// Session names become file names in the journal folder.
+const SESSION = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$';
+
+const pathString = (what: string) => ({ type: 'string', minLength: 1, fix: `must be the path of ${what}` });
+
+/** The JSON schema of the config file (ajv draft-07, with the `fix` annotation keyword). */
+export const configSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['club', 'table'],
+  properties: {
+    club: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['id'],
+      description: 'the club this table belongs to',
+      properties: {
+        id: { type: 'string', pattern: TOPIC_ID, fix: `must be the club's short id, e.g. "ely"; ${TOPIC_ID_FIX}` },
+      },
+    },
+    table: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['id'],
+      description: 'this table',
+      properties: {
+        id: { type: 'string', pattern: TOPIC_ID, fix: `must be the table's id within the club, e.g. "7"; ${TOPIC_ID_FIX}` },
+      },
+    },
+    session: {
+      type: 'string',
+      pattern: SESSION,
+      fix: 'must be a session name such as "2025-03-14-evening": letters, digits, "-", "_" or ".", at most 100',
+    },
+    variant: {
+      type: 'string',
+      enum: variantNames(),
+      default: 'duplicate-whist',
+    },
+    journal: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        dir: { ...pathString('the folder that holds the session journals'), default: '/var/lib/tenace/journal' },
+        fsync: { type: 'string', enum: ['always', 'group'], default: 'always' },
+        groupCommitMs: {
+          type: 'integer', minimum: 0, maximum: 1000, default: 10,
+          fix: 'must be a whole number of milliseconds from 0 to 1000',
+        },
+      },
+    },
+    mqtt: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        url: {
+          type: 'string',
+          pattern: '^(embedded|(mqtts?|wss?|tcp|ssl)://[^\\s]+)$',
+          default: 'mqtt://127.0.0.1:1883',
+          fix: 'must be a broker URL such as "mqtt://127.0.0.1:1883", "mqtts://broker:8883" or "wss://host/mqtt", or "embedded" for the built-in broker',
+        },
+        username: { type: 'string', minLength: 1, fix: 'must be the MQTT user name (text; quote it if it looks like a number)' },
+        password: { type: 'string', minLength: 1, fix: 'must be text; quote it if it looks like a number, or use passwordFile' },
+        passwordFile: pathString('a file whose first line is the MQTT password'),
+        ca: pathString('a PEM file with the CA certificate(s) that signed the broker\'s certificate'),
+        cert: pathString('a PEM client certificate'),
+        key: pathString('the PEM private key of the client certificate'),
+        rejectUnauthorized: { type: 'boolean', default: true, fix: 'must be true or false; leave it true outside a lab' },
+        clientId: { type: 'string', minLength: 1, maxLength: 128, fix: 'must be 1-128 characters (default: tenace-<club>-<table>)' },
+        keepalive: { type: 'integer', minimum: 0, maximum: 65535, default: 30, fix: 'must be a whole number of seconds from 0 to 65535' },
+        baseTopic: {
+          type: 'string',
+          pattern: '^[^/+#\\s]+(/[^/+#\\s]+)*$',
+          default: 'tenace',
+          fix: 'must be one or more topic levels without "+", "#", spaces or a leading or trailing "/", e.g. "tenace"',
+        },
+      },
+    },
+    feed: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        // The safe default: a card played here is an unplayed card for every table that has still to play the tray
+        // (DESIGN §6), so public topics hold it back until the club layer says the tray is complete.
+        embargo: { type: 'string', enum: ['live', 'deal-end', 'tray-complete'], default: 'tray-complete' },
+        director: { type: 'boolean', default: true, fix: 'must be true or false' },
+      },
+    },
+    hardware: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        bridges: {
+          type: 'array',
+          default: [],
+          fix: 'must be a list of bridges, each with id, port and readers',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['id', 'port', 'readers'],
+            properties: {
+              id: { type: 'string', pattern: TOPIC_ID, fix: `must name the bridge, e.g. "under-table"; ${TOPIC_ID_FIX}` },
+              port: {
+                type: 'string', minLength: 1,
+                fix: 'must be the serial device of the bridge, preferably /dev/serial/by-id/... or /dev/tenace-bridge-...',
+              },
+              readers: {
+                type: 'array',
+                minItems: 1,
+                fix: 'must list the bridge\'s readers, each as { reader: 0, seat: N }',
+                items: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['reader', 'seat'],
+                  properties: {
+                    reader: { type: 'integer', minimum: 0, maximum: 7, fix: 'must be the reader index on the bridge, 0 to 7' },
+                    seat: { type: 'string', enum: ['N', 'E', 'S', 'W'] },
+                  },
+                },
+              },
+            },
+          },
+        },
+        scanner: {
+          type: 'object',
+          additionalProperties: false,
+          default: {},
+          properties: {
+            mode: { type: 'string', enum: ['serial', 'hid', 'none'], default: 'none' },
+            port: { type: 'string', minLength: 1, fix: 'must be the scanner\'s serial device, e.g. /dev/tenace-scanner' },
+            baudRate: { type: 'integer', minimum: 1, default: 9600, fix: 'must be a positive whole number, e.g. 9600' },
+            vendorId: { type: 'integer', minimum: 0, maximum: 65535, fix: 'must be the USB vendor id, e.g. 0x05e0 (see lsusb)' },
+            productId: { type: 'integer', minimum: 0, maximum: 65535, fix: 'must be the USB product id, e.g. 0x1200 (see lsusb)' },
+            terminator: { type: 'string', enum: ['cr', 'lf', 'crlf', 'none'], default: 'cr' },
+            interByteTimeoutMs: {
+              type: 'integer', minimum: 1, maximum: 10000, default: 50,
+              fix: 'must be a whole number of milliseconds from 1 to 10000',
+            },
+          },
+        },
+        decks: {
+          type: 'array',
+          default: [],
+          items: pathString('a deck file (tag UID to card)'),
+          fix: 'must be a list of deck files',
+        },
+      },
+    },
+    http: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        port: { type: 'integer', minimum: 0, maximum: 65535, default: 8080, fix: 'must be a TCP port from 0 to 65535 (0 picks a free one)' },
+        host: { type: 'string', minLength: 1, default: '0.0.0.0', fix: 'must be an address to listen on, e.g. "0.0.0.0" or "127.0.0.1"' },
+      },
+    },
+    log: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        level: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+      },
+    },
+  },
+} as const;
+
+/** Config fields holding file paths, resolved against the config file's folder when relative. */
+export const PATH_FIELDS: readonly (readonly string[])[] = [
+  ['journal', 'dir'],
+  ['mqtt', 'passwordFile'],
+  ['mqtt', 'ca'],
+  ['mqtt', 'cert'],
+  ['mqtt', 'key'],
+  ['hardware', 'decks'],
+];

@@ -1,0 +1,448 @@
+// The journal: the table's source of truth (DESIGN §1). One append-only table log per session,
+// `<dir>/<session>.ndjson`, one TableEvent a line with `seq` and `at`, so any session file is also a valid input
+// for `tenace replay`.
+//
+// Guarantees:
+// - append() resolves only after the event's bytes are written and fdatasync'ed; nothing may be published before.
+// - `seq` strictly increases across restarts and rotations (it continues from the highest in any session file).
+// - The only partial line a journal can hold is the torn tail of a write interrupted by a power cut; open() cuts it
+//   off with a warning. Those bytes were never acknowledged, so no acknowledged event is lost.
+// - A failed write (EIO, ENOSPC) is cut back to the last durable byte, so later appends never follow garbage.
+//
+// Files in the folder: `<session>.ndjson` (the logs), `<session>.delivered` (DeliveryMark), `CURRENT` (the
+// session appended to, so a restart continues it) and `LOCK` (one writer at a time).
+import type { FileHandle } from 'node:fs/promises';
+import { mkdir, open as fsOpen, readFile, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type Log, silentLog } from '../config/log.js';
+import { type TableEvent, validateTableEvent } from '../formats/table-log.js';
+import { fsyncDir, writeFileAtomic } from './atomic.js';
+import { type JournalFileContents, SESSION_EXT, SESSION_NAME, readJournalFile, tailLooksTorn, truncateDurably } from './file.js';
+import { type JournalLock, lockJournalDir } from './lock.js';
+
+/** A TableEvent before the journal stamps it: every field but `seq` and `at`. */
+export type UnstampedEvent = TableEvent extends infer T ? (T extends TableEvent ? Omit<T, 'seq' | 'at'> : never) : never;
+
+/** The file operations the journal uses to append; tests inject a wrapper to count or delay fdatasync calls. */
+export interface JournalFs {
+  open(path: string, flags: string, mode?: number): Promise<FileHandle>;
+}
+
+export interface JournalOptions {
+  /** Session to append to. Default: the one in CURRENT, else the newest session file, else today's date. */
+  session?: string;
+  /** `always`: each event gets its own write and fdatasync. `group`: events within groupCommitMs share one. */
+  fsync?: 'always' | 'group';
+  groupCommitMs?: number;
+  /** Clock for `at` and default session names. */
+  now?: () => Date;
+  log?: Log;
+  fs?: JournalFs;
+  /** Take the folder's LOCK (default true); only tools that know no daemon runs may skip it. */
+  lock?: boolean;
+}
+
+export interface JournalStats {
+  /** Events made durable by this instance. */
+  appended: number;
+  /** write batches and fdatasync calls made for appends. */
+  writes: number;
+  fsyncs: number;
+  /** Torn tail lines cut off when opening (this session and any other). */
+  tornLinesTruncated: number;
+  /** Complete lines of the current session that are not journal events (kept in the file, skipped). */
+  badLines: number;
+  /** Batches that failed to write; their appends were rejected. */
+  failedWrites: number;
+}
+
+/** A session file in the journal folder. */
+export interface SessionInfo {
+  session: string;
+  path: string;
+  current: boolean;
+  /** Highest seq in the file, 0 when it holds no event. */
+  lastSeq: number;
+}
+
+/** Why an append or rotation was refused. */
+export class JournalError extends Error {
+  constructor(readonly code: 'invalid-event' | 'closed' | 'io' | 'session', message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'JournalError';
+  }
+}
+
+interface Pending {
+  event: TableEvent;
+  line: string;
+  resolve: (ev: TableEvent) => void;
+  reject: (e: Error) => void;
+}
+
+const CURRENT_FILE = 'CURRENT';
+const DEFAULT_FS: JournalFs = { open: (p, f, m) => fsOpen(p, f, m) };
+
+function localDate(d: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+}
+
+function checkSessionName(name: string): void {
+  if (!SESSION_NAME.test(name)) {
+    throw new JournalError('session', `session name ${JSON.stringify(name)} cannot be a file name: use 1-100 letters, digits, "-", "_" or ".", starting with a letter or digit`);
+  }
+}
+
+/** The append-only, crash-safe log of one table's TableEvents, rotated per session. */
+export class Journal {
+  readonly dir: string;
+  readonly stats: JournalStats = { appended: 0, writes: 0, fsyncs: 0, tornLinesTruncated: 0, badLines: 0, failedWrites: 0 };
+  private sessionName: string;
+  private fh: FileHandle;
+  /** Highest seq handed out (durable or pending). */
+  private seqIssued: number;
+  /** Highest seq made durable. */
+  private seqDurable: number;
+  /** Bytes of the current file known durable: a failed write is cut back to here. */
+  private durableBytes: number;
+  /** Durable events of the current session, in seq order. */
+  private current: TableEvent[];
+  private pending: Pending[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private chain: Promise<void> = Promise.resolve();
+  private closed = false;
+  /** Set when the file could not be repaired after a failed write: appends are refused from then on. */
+  private broken: Error | null = null;
+  private readonly opts: Required<Omit<JournalOptions, 'session'>>;
+  private readonly lock: JournalLock | null;
+
+  private constructor(dir: string, state: { session: string; fh: FileHandle; lastSeq: number; bytes: number; events: TableEvent[]; lock: JournalLock | null }, opts: Required<Omit<JournalOptions, 'session'>>) {
+    this.dir = dir;
+    this.sessionName = state.session;
+    this.fh = state.fh;
+    this.seqIssued = state.lastSeq;
+    this.seqDurable = state.lastSeq;
+    this.durableBytes = state.bytes;
+    this.current = state.events;
+    this.lock = state.lock;
+    this.opts = opts;
+  }
+
+  /** Open (creating if needed) the journal in `dir`: repair torn tails, restore lastSeq, continue the session. */
+  static async open(dir: string, options: JournalOptions = {}): Promise<Journal> {
+    const opts: Required<Omit<JournalOptions, 'session'>> = {
+      fsync: options.fsync ?? 'always',
+      groupCommitMs: options.groupCommitMs ?? 10,
+      now: options.now ?? (() => new Date()),
+      log: options.log ?? silentLog,
+      fs: options.fs ?? DEFAULT_FS,
+      lock: options.lock ?? true,
+    };
+    if (!Number.isInteger(opts.groupCommitMs) || opts.groupCommitMs < 0) throw new RangeError(`groupCommitMs must be a whole number of milliseconds, not ${opts.groupCommitMs}`);
+    if (options.session !== undefined) checkSessionName(options.session);
+    await mkdir(dir, { recursive: true });
+    const lock = opts.lock ? await lockJournalDir(dir) : null;
+    try {
+      const stats: JournalStats = { appended: 0, writes: 0, fsyncs: 0, tornLinesTruncated: 0, badLines: 0, failedWrites: 0 };
+      // Every session's last seq (repairing torn tails on the way), because seq continues across sessions.
+      const names = await listSessions(dir);
+      const lastSeqs = new Map<string, number>();
+      for (const name of names) lastSeqs.set(name, await scanSession(dir, name, opts.log, stats));
+      const session = options.session ?? (await readCurrent(dir, names)) ?? newestSession(lastSeqs) ?? localDate(opts.now());
+      const path = join(dir, session + SESSION_EXT);
+      const loaded = await loadSession(path, opts.log, stats);
+      const loadedLast = loaded.events.length ? loaded.events[loaded.events.length - 1].seq! : 0;
+      // The first event of a journal gets seq 1, so 0 can mean "nothing yet" (a DeliveryMark starts there too).
+      const lastSeq = Math.max(0, loadedLast, ...lastSeqs.values());
+      const { fh, created } = await openForAppend(opts.fs, path);
+      const j = new Journal(dir, { session, fh, lastSeq, bytes: loaded.bytes, events: loaded.events, lock }, opts);
+      Object.assign(j.stats, stats);
+      try {
+        if (created) await fsyncDir(dir);
+        await j.writeCurrent();
+      } catch (e) {
+        await fh.close().catch(() => {});
+        throw e;
+      }
+      opts.log.info({ dir, session, lastSeq, events: loaded.events.length }, 'journal opened');
+      return j;
+    } catch (e) {
+      await lock?.release();
+      throw e;
+    }
+  }
+
+  /** The session being appended to. */
+  get session(): string {
+    return this.sessionName;
+  }
+
+  /** The path of the current session file. */
+  get path(): string {
+    return join(this.dir, this.sessionName + SESSION_EXT);
+  }
+
+  /** The highest seq made durable; 0 for an empty journal, since the first event gets seq 1. */
+  get lastSeq(): number {
+    return this.seqDurable;
+  }
+
+  /** Stamp the event with the next seq and the clock's time, write it durably, and resolve with it. */
+  append(ev: UnstampedEvent): Promise<TableEvent> {
+    if (this.closed) return Promise.reject(new JournalError('closed', 'journal is closed: the event was not written'));
+    if (this.broken) return Promise.reject(new JournalError('io', `journal cannot write since an earlier failure (${this.broken.message}): the event was not written`, { cause: this.broken }));
+    // seq and at are the journal's to give; a caller's own values (say, from a replayed log) are replaced.
+    const { seq: _s, at: _a, ...body } = ev as UnstampedEvent & { seq?: unknown; at?: unknown };
+    let event: TableEvent;
+    let line: string;
+    try {
+      event = { seq: this.seqIssued + 1, at: this.opts.now().toISOString(), ...body } as TableEvent;
+      const problem = validateTableEvent(event);
+      if (problem) return Promise.reject(new JournalError('invalid-event', `journal: event not written: ${problem}`));
+      line = JSON.stringify(event) + '\n';
+    } catch (e) {
+      // A clock returning an invalid date, or a value JSON cannot hold (a BigInt, a cycle): refuse, never throw.
+      return Promise.reject(new JournalError('invalid-event', `journal: event not written: ${(e as Error).message}`));
+    }
+    this.seqIssued = event.seq!;
+    Object.freeze(event);
+    return new Promise<TableEvent>((resolve, reject) => {
+      this.pending.push({ event, line, resolve, reject });
+      if (this.opts.fsync === 'always') this.flushPending();
+      else if (!this.timer) this.timer = setTimeout(() => this.flushPending(), this.opts.groupCommitMs);
+    });
+  }
+
+  /** Write what is waiting for the group-commit timer now; resolves when everything appended so far is durable. */
+  flush(): Promise<void> {
+    this.flushPending();
+    return this.chain;
+  }
+
+  /** Durable events of the current session with seq greater than `afterSeq` (all of them by default). */
+  events(afterSeq = 0): TableEvent[] {
+    const ev = this.current;
+    // Binary search: the outbox asks for a short tail of a long session after every reconnect.
+    let lo = 0;
+    let hi = ev.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((ev[mid].seq ?? 0) <= afterSeq) lo = mid + 1;
+      else hi = mid;
+    }
+    return ev.slice(lo);
+  }
+
+  /** Events of any session (the current one from memory, others from disk), with seq greater than `afterSeq`. */
+  async readSession(session: string, afterSeq = 0): Promise<TableEvent[]> {
+    checkSessionName(session);
+    if (session === this.sessionName) return this.events(afterSeq);
+    const { events } = await readJournalFile(join(this.dir, session + SESSION_EXT));
+    return events.filter((e) => (e.seq ?? 0) > afterSeq);
+  }
+
+  /** The session files in the folder: older sessions first by their last seq, the current one last. */
+  async sessions(): Promise<SessionInfo[]> {
+    const names = await listSessions(this.dir);
+    const out: SessionInfo[] = [];
+    for (const session of names) {
+      const path = join(this.dir, session + SESSION_EXT);
+      const current = session === this.sessionName;
+      const lastSeq = current ? this.seqDurable : await lastSeqOfFile(path);
+      out.push({ session, path, current, lastSeq });
+    }
+    return out.sort((a, b) => Number(a.current) - Number(b.current) || a.lastSeq - b.lastSeq || a.session.localeCompare(b.session));
+  }
+
+  /**
+   * Close the current session file and continue in `newSession` (default: today's date, made unique). Events
+   * appended before the call go to the old session, those after to the new one. Resolves with the new name.
+   */
+  rotate(newSession?: string): Promise<string> {
+    if (this.closed) return Promise.reject(new JournalError('closed', 'journal is closed'));
+    try {
+      if (newSession !== undefined) checkSessionName(newSession);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    if (newSession === this.sessionName) return Promise.reject(new JournalError('session', `session "${newSession}" is already the current one`));
+    // Whatever was appended before the call belongs to the old session: flush it there first.
+    this.flushPending();
+    const op = this.enqueue(async () => {
+      const name = newSession ?? (await this.uniqueSessionName());
+      const path = join(this.dir, name + SESSION_EXT);
+      // Switching back to an existing session continues it, after the same repair as on open.
+      const loaded = await loadSession(path, this.opts.log, this.stats);
+      const { fh, created } = await openForAppend(this.opts.fs, path);
+      if (created) await fsyncDir(this.dir);
+      const old = this.fh;
+      this.fh = fh;
+      this.sessionName = name;
+      this.durableBytes = loaded.bytes;
+      this.current = loaded.events;
+      await old.close();
+      await this.writeCurrent();
+      this.opts.log.info({ session: name, lastSeq: this.seqDurable }, 'journal rotated');
+      return name;
+    });
+    return op;
+  }
+
+  /** Flush, close the file and release the folder; later appends are refused. Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.closed) return this.chain;
+    this.flushPending();
+    this.closed = true;
+    await this.enqueue(async () => {
+      await this.fh.close();
+    }).catch((e) => this.opts.log.error({ err: e }, 'journal close failed'));
+    await this.lock?.release();
+  }
+
+  // ---- internals ----
+
+  private enqueue<T>(op: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(op);
+    // The chain carries on after a failure; the failure goes to the caller of this operation only.
+    this.chain = run.then(() => undefined, () => undefined);
+    return run;
+  }
+
+  private flushPending(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    void this.enqueue(() => this.writeBatch(batch));
+  }
+
+  private async writeBatch(batch: Pending[]): Promise<void> {
+    if (this.broken) {
+      for (const p of batch) p.reject(new JournalError('io', `journal cannot write since an earlier failure (${this.broken.message}): the event was not written`, { cause: this.broken }));
+      return;
+    }
+    const buf = Buffer.from(batch.length === 1 ? batch[0].line : batch.map((p) => p.line).join(''), 'utf8');
+    try {
+      let off = 0;
+      // A regular-file write is rarely short, but a short one must not leave half a batch behind.
+      while (off < buf.length) {
+        const { bytesWritten } = await this.fh.write(buf, off, buf.length - off);
+        off += bytesWritten;
+      }
+      this.stats.writes++;
+      await this.fh.datasync();
+      this.stats.fsyncs++;
+    } catch (e) {
+      this.stats.failedWrites++;
+      const err = e as Error;
+      this.opts.log.error({ err, seqs: [batch[0].event.seq, batch[batch.length - 1].event.seq] }, 'journal write failed; the events were not acknowledged');
+      // Cut the file back to its durable length so that the next write starts on a clean line.
+      try {
+        await this.fh.truncate(this.durableBytes);
+        await this.fh.datasync();
+      } catch (e2) {
+        this.broken = e2 as Error;
+        this.opts.log.error({ err: e2 }, 'journal could not cut back a failed write; refusing further appends');
+      }
+      for (const p of batch) p.reject(new JournalError('io', `journal write failed: ${err.message}`, { cause: err }));
+      return;
+    }
+    this.durableBytes += buf.length;
+    for (const p of batch) this.current.push(p.event);
+    this.seqDurable = batch[batch.length - 1].event.seq!;
+    this.stats.appended += batch.length;
+    for (const p of batch) p.resolve(p.event);
+  }
+
+  private async writeCurrent(): Promise<void> {
+    const path = join(this.dir, CURRENT_FILE);
+    const cur = await readFile(path, 'utf8').catch(() => '');
+    if (cur.trim() !== this.sessionName) await writeFileAtomic(path, this.sessionName + '\n');
+  }
+
+  private async uniqueSessionName(): Promise<string> {
+    const base = localDate(this.opts.now());
+    const names = new Set(await listSessions(this.dir));
+    if (!names.has(base)) return base;
+    for (let i = 2; ; i++) if (!names.has(`${base}-${i}`)) return `${base}-${i}`;
+  }
+}
+
+async function listSessions(dir: string): Promise<string[]> {
+  const entries = await readdir(dir);
+  return entries
+    .filter((f) => f.endsWith(SESSION_EXT) && SESSION_NAME.test(f.slice(0, -SESSION_EXT.length)))
+    .map((f) => f.slice(0, -SESSION_EXT.length))
+    .sort();
+}
+
+async function readCurrent(dir: string, names: string[]): Promise<string | undefined> {
+  const text = await readFile(join(dir, CURRENT_FILE), 'utf8').catch(() => '');
+  const name = text.trim();
+  // A CURRENT naming a file that is gone (deleted by hand) is ignored rather than resurrected.
+  return SESSION_NAME.test(name) && names.includes(name) ? name : undefined;
+}
+
+function newestSession(lastSeqs: Map<string, number>): string | undefined {
+  let best: string | undefined;
+  let bestSeq = -Infinity;
+  for (const [name, seq] of lastSeqs) if (seq > bestSeq) [best, bestSeq] = [name, seq];
+  return best;
+}
+
+// The last seq of a session file, repairing a torn tail. Only the last 64 KiB are read unless the tail needs it.
+async function scanSession(dir: string, name: string, log: Log, stats: JournalStats): Promise<number> {
+  const path = join(dir, name + SESSION_EXT);
+  const tail = await tailLooksTorn(path);
+  if (!tail.torn && tail.lastSeq >= 0) return tail.lastSeq;
+  const contents = await readJournalFile(path);
+  if (contents.fileBytes === 0) return 0;
+  await repairTail(path, contents, log, stats);
+  const { events } = contents;
+  return events.length ? events[events.length - 1].seq! : 0;
+}
+
+// The last seq of a session file, reading only its tail when that is enough; never modifies the file.
+async function lastSeqOfFile(path: string): Promise<number> {
+  const tail = await tailLooksTorn(path);
+  if (!tail.torn && tail.lastSeq >= 0) return tail.lastSeq;
+  const { events } = await readJournalFile(path);
+  return events.length ? events[events.length - 1].seq! : 0;
+}
+
+// Read a session file to append to, cutting off a torn tail durably and reporting lines that are skipped.
+async function loadSession(path: string, log: Log, stats: JournalStats): Promise<{ events: TableEvent[]; bytes: number }> {
+  const contents = await readJournalFile(path);
+  await repairTail(path, contents, log, stats);
+  if (contents.bad.length > 0) {
+    stats.badLines += contents.bad.length;
+    log.error({ file: path, lines: contents.bad }, 'journal: lines that are not journal events were kept in the file but skipped');
+  }
+  return { events: contents.events, bytes: contents.intactBytes };
+}
+
+async function repairTail(path: string, contents: JournalFileContents, log: Log, stats: JournalStats): Promise<void> {
+  if (contents.torn.length === 0) return;
+  await truncateDurably(path, contents.intactBytes);
+  stats.tornLinesTruncated += contents.torn.length;
+  log.warn({
+    file: path,
+    bytesCut: contents.fileBytes - contents.intactBytes,
+    lines: contents.torn.map((t) => ({ offset: t.offset, bytes: t.bytes, start: t.preview })),
+    lastSeq: contents.events.length ? contents.events[contents.events.length - 1].seq : 0,
+  }, 'journal: torn last line (an interrupted write, e.g. a power cut) cut off; it was never acknowledged');
+}
+
+async function openForAppend(fs: JournalFs, path: string): Promise<{ fh: FileHandle; created: boolean }> {
+  let created = false;
+  try {
+    await stat(path);
+  } catch {
+    created = true;
+  }
+  return { fh: await fs.open(path, 'a', 0o644), created };
+}
