@@ -1,6 +1,7 @@
 // The `tenace` command: one file per subcommand, dispatched here.
 import { checkConfigCommand } from './check-config.js';
 import { deckCommand } from './deck.js';
+import { emulateCommand } from './emulate.js';
 import { enrolCommand } from './enrol.js';
 import { listenCommand } from './listen.js';
 import { replayCommand } from './replay.js';
@@ -8,6 +9,7 @@ import { replayCommand } from './replay.js';
 const COMMANDS: Record<string, (argv: string[]) => number | Promise<number>> = {
   replay: replayCommand,
   listen: listenCommand,
+  emulate: emulateCommand,
   deck: deckCommand,
   enrol: enrolCommand,
   'check-config': checkConfigCommand,
@@ -20,6 +22,8 @@ commands:
                                           replay a table log (.ndjson), PBN or LIN file through the rules engine
   listen --port PATH --deck FILE [--deck FILE2] --log OUT.ndjson [--bridge ID] [--map r0=N,r1=E,r2=S,r3=W] [--idle-exit MS]
                                           read a firmware bridge, append the TableEvents it sees (ndjson)
+  emulate (--port PATH | --pty DIR) --deck FILE --play LOG [--speed X|max] [--faults SPEC] [--map r0=N,...]
+                                          play a log onto a serial port as the firmware bridge would
   deck --virtual --out FILE [--id NAME]   write a deterministic deck for emulation (deck --check FILE... checks decks)
   enrol --deck NAME --port PATH [--out FILE] [--order bridge|suit]
                                           tap a pack's 52 cards to make its deck file

@@ -1,0 +1,234 @@
+// Commands on `request/<cmd>` (DESIGN §6): one JSON schema per command, checked with ajv, then the checks a schema
+// cannot express (card and deal notation, contracts). Every refusal is one sentence "<field>: <problem>; <fix>", so
+// whoever sent the command can act on it, and nothing is applied.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { formatCard, tryParseCard } from '../cards/card.js';
+import { parseDeal } from '../cards/deal.js';
+import type { Seat } from '../cards/seat.js';
+import type { RemedyName } from '../formats/table-log.js';
+import { parseContract } from '../laws/contract.js';
+import { variantNames } from '../laws/variants.js';
+import { COMMANDS, type CommandName, isCommandName } from './topics.js';
+
+/** A transaction id: echoed in the response so the sender can match it. */
+export type Transaction = string | number;
+
+export interface StartDealParams {
+  board: number;
+  variant?: string;
+  dealer?: Seat;
+  hands?: string;
+  trumpSlip?: string;
+  trump?: string;
+  contract?: string;
+  vulnerable?: string;
+  dummy?: Seat | Seat[];
+  seats?: Seat[];
+  tables?: number;
+  overplay?: boolean;
+}
+export interface AbandonDealParams { board?: number; reason?: string }
+export interface SetContractParams { contract: string }
+export interface RemedyParams { by: Seat; remedy: RemedyName; seat?: Seat; suit?: string; card?: string }
+export interface ClaimParams { seat: Seat; tricks: number }
+/** Undo a physical misread: journaled as a new event that cancels event `seq`; nothing is erased. */
+export interface UndoMisreadParams { seq: number; reason?: string }
+
+/** A validated command, ready for the handler. */
+export type FeedCommand =
+  | { name: 'start-deal'; transaction: Transaction; params: StartDealParams }
+  | { name: 'abandon-deal'; transaction: Transaction; params: AbandonDealParams }
+  | { name: 'set-contract'; transaction: Transaction; params: SetContractParams }
+  | { name: 'remedy'; transaction: Transaction; params: RemedyParams }
+  | { name: 'claim'; transaction: Transaction; params: ClaimParams }
+  | { name: 'undo-misread'; transaction: Transaction; params: UndoMisreadParams };
+
+export type CommandCheck =
+  | { ok: true; command: FeedCommand }
+  | { ok: false; transaction: Transaction | null; error: string };
+
+const SEATS = ['N', 'E', 'S', 'W'];
+const SUITS = ['S', 'H', 'D', 'C'];
+const REMEDIES: RemedyName[] = ['call-suit', 'call-card', 'highest', 'lowest', 'trump', 'not-trump', 'win', 'accept', 'retract', 'waive', 'tricks', 'points'];
+const VULNERABLE = ['None', 'NS', 'EW', 'All', 'Both', 'Love', '-'];
+
+/** What to do about each field, quoted in error sentences. */
+const FIX: Record<string, string> = {
+  transaction: 'give a transaction id (a string of 1-128 characters or an integer) to match the response',
+  board: 'give the board number, an integer 0 or more, e.g. 7',
+  variant: `use one of ${variantNames().join(', ')}`,
+  dealer: 'use one of N, E, S, W',
+  seat: 'use one of N, E, S, W',
+  by: 'use one of N, E, S, W (the player entitled to the remedy)',
+  hands: 'give the PBN deal of the tray record, e.g. "N:AKQ.JT9.876.5432 ..." (suits S.H.D.C)',
+  trumpSlip: 'give the card on the trump slip, e.g. "H5"',
+  trump: 'use one of S, H, D, C',
+  suit: 'use one of S, H, D, C',
+  card: 'give a card, suit then rank, e.g. "SA" or "HT"',
+  contract: 'give level, strain, declarer and X or XX, e.g. "4HE" or "3NTSX"',
+  vulnerable: `use one of ${VULNERABLE.join(', ')}`,
+  dummy: 'give a seat or a list of seats (N, E, S, W)',
+  seats: 'list two to four different seats, e.g. ["N","S"]',
+  tables: 'give the number of tables in play, an integer 1 or more',
+  overplay: 'use true or false',
+  remedy: `use one of ${REMEDIES.join(', ')}`,
+  tricks: 'give the number of tricks claimed, an integer 0-13',
+  seq: 'give the seq of the misread event, an integer 0 or more',
+  reason: 'give a short text of at most 200 characters',
+};
+
+const seat = { type: 'string', enum: SEATS };
+const transaction = { type: ['string', 'integer'], minLength: 1, maxLength: 128 };
+const reason = { type: 'string', maxLength: 200 };
+const cardText = { type: 'string', minLength: 2, maxLength: 4 };
+
+/** The JSON schema of each command's payload (`transaction` included). */
+export const COMMAND_SCHEMAS: Record<CommandName, object> = {
+  'start-deal': {
+    type: 'object', additionalProperties: false, required: ['transaction', 'board'],
+    properties: {
+      transaction, board: { type: 'integer', minimum: 0, maximum: 9999 }, variant: { type: 'string', enum: variantNames() },
+      dealer: seat, hands: { type: 'string', minLength: 3, maxLength: 200 }, trumpSlip: cardText, trump: { type: 'string', enum: SUITS },
+      contract: { type: 'string', minLength: 3, maxLength: 8 }, vulnerable: { type: 'string', enum: VULNERABLE },
+      dummy: { anyOf: [seat, { type: 'array', items: seat, minItems: 1, maxItems: 3, uniqueItems: true }] },
+      seats: { type: 'array', items: seat, minItems: 2, maxItems: 4, uniqueItems: true },
+      tables: { type: 'integer', minimum: 1, maximum: 1000 }, overplay: { type: 'boolean' },
+    },
+  },
+  'abandon-deal': {
+    type: 'object', additionalProperties: false, required: ['transaction'],
+    properties: { transaction, board: { type: 'integer', minimum: 0, maximum: 9999 }, reason },
+  },
+  'set-contract': {
+    type: 'object', additionalProperties: false, required: ['transaction', 'contract'],
+    properties: { transaction, contract: { type: 'string', minLength: 3, maxLength: 8 } },
+  },
+  remedy: {
+    type: 'object', additionalProperties: false, required: ['transaction', 'by', 'remedy'],
+    properties: { transaction, by: seat, remedy: { type: 'string', enum: REMEDIES }, seat, suit: { type: 'string', enum: SUITS }, card: cardText },
+    allOf: [
+      { if: { properties: { remedy: { const: 'call-suit' } }, required: ['remedy'] }, then: { required: ['suit'] } },
+      { if: { properties: { remedy: { const: 'call-card' } }, required: ['remedy'] }, then: { required: ['card'] } },
+    ],
+  },
+  claim: {
+    type: 'object', additionalProperties: false, required: ['transaction', 'seat', 'tricks'],
+    properties: { transaction, seat, tricks: { type: 'integer', minimum: 0, maximum: 13 } },
+  },
+  'undo-misread': {
+    type: 'object', additionalProperties: false, required: ['transaction', 'seq'],
+    properties: { transaction, seq: { type: 'integer', minimum: 0 }, reason },
+  },
+};
+
+let compiled: Map<CommandName, ValidateFunction> | null = null;
+
+function validators(): Map<CommandName, ValidateFunction> {
+  if (compiled) return compiled;
+  // allErrors off: the first problem is the one reported, and a hostile payload cannot make us collect thousands.
+  const ajv = new Ajv({ allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true });
+  compiled = new Map(COMMANDS.map((c) => [c, ajv.compile(COMMAND_SCHEMAS[c])]));
+  return compiled;
+}
+
+function fieldOf(e: ErrorObject): string {
+  const path = e.instancePath.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (e.keyword === 'required') path.push(String((e.params as { missingProperty: string }).missingProperty));
+  if (e.keyword === 'additionalProperties') path.push(String((e.params as { additionalProperty: string }).additionalProperty));
+  return path.reduce((acc, t) => (/^\d+$/.test(t) ? `${acc}[${t}]` : acc ? `${acc}.${t}` : t), '');
+}
+
+function fixFor(field: string): string {
+  const leaf = field.replace(/\[\d+\]$/, '').split('.').pop() ?? field;
+  return FIX[leaf] ?? 'see the command schema';
+}
+
+/** One sentence for the first schema error: "<field>: <problem>; <fix>". */
+export function describeSchemaError(cmd: CommandName, e: ErrorObject): string {
+  const field = fieldOf(e) || 'payload';
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required':
+      return `${field}: is missing; ${fixFor(field)}`;
+    case 'additionalProperties': {
+      const allowed = Object.keys((COMMAND_SCHEMAS[cmd] as { properties: object }).properties).join(', ');
+      return `${field}: is not a field of ${cmd}; remove it (the fields are ${allowed})`;
+    }
+    case 'type': {
+      const t = Array.isArray(p.type) ? (p.type as string[]).join(' or ') : String(p.type);
+      return `${field}: must be ${/^[aeiou]/.test(t) ? 'an' : 'a'} ${t}; ${fixFor(field)}`;
+    }
+    case 'enum':
+    case 'const':
+      return `${field}: is not allowed; ${fixFor(field)}`;
+    case 'minimum': case 'maximum': case 'minLength': case 'maxLength': case 'minItems': case 'maxItems': case 'uniqueItems':
+      return `${field}: ${e.message ?? 'is out of range'}; ${fixFor(field)}`;
+    case 'anyOf':
+      return `${field}: has the wrong shape; ${fixFor(field)}`;
+    default:
+      return `${field}: ${e.message ?? 'is not valid'}; ${fixFor(field)}`;
+  }
+}
+
+function normaliseCard(field: string, v: string): { ok: true; card: string } | { ok: false; error: string } {
+  const r = tryParseCard(v);
+  return r.ok ? { ok: true, card: formatCard(r.value) } : { ok: false, error: `${field}: "${v}" is not a card; ${FIX.card}` };
+}
+
+function transactionOf(o: unknown): Transaction | null {
+  if (typeof o !== 'object' || o === null) return null;
+  const t = (o as { transaction?: unknown }).transaction;
+  return (typeof t === 'string' && t.length > 0 && t.length <= 128) || (typeof t === 'number' && Number.isInteger(t)) ? t : null;
+}
+
+/** Largest request payload accepted; a command is a few hundred bytes. */
+export const MAX_COMMAND_BYTES = 16 * 1024;
+
+/**
+ * Check a command payload (the raw MQTT payload) for the command named by the topic. On success the parameters are
+ * normalised (cards in canonical notation) and typed; on failure the sentence names the field and the fix.
+ */
+export function checkCommand(cmd: string, payload: Uint8Array | string): CommandCheck {
+  const size = typeof payload === 'string' ? payload.length : payload.byteLength;
+  if (size > MAX_COMMAND_BYTES) return { ok: false, transaction: null, error: `payload: is ${size} bytes; send at most ${MAX_COMMAND_BYTES} bytes` };
+  const text = typeof payload === 'string' ? payload : new TextDecoder('utf-8', { fatal: false }).decode(payload);
+  let obj: unknown;
+  try {
+    obj = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, transaction: null, error: `payload: is not valid JSON (${(err as Error).message}); send a JSON object with a "transaction" id` };
+  }
+  const transaction = transactionOf(obj);
+  if (!isCommandName(cmd)) {
+    return { ok: false, transaction, error: `command: "${cmd}" is not a command; use one of ${COMMANDS.join(', ')}` };
+  }
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
+    return { ok: false, transaction, error: 'payload: must be a JSON object; send e.g. {"transaction":"t1", ...}' };
+  }
+  const validate = validators().get(cmd)!;
+  if (!validate(obj)) return { ok: false, transaction, error: describeSchemaError(cmd, validate.errors![0]) };
+  const o = { ...(obj as Record<string, unknown>) };
+  const tx = o.transaction as Transaction;
+  delete o.transaction;
+
+  // What a schema cannot say: notation that must parse.
+  for (const f of ['trumpSlip', 'card'] as const) {
+    if (typeof o[f] === 'string') {
+      const c = normaliseCard(f, o[f] as string);
+      if (!c.ok) return { ok: false, transaction: tx, error: c.error };
+      o[f] = c.card;
+    }
+  }
+  if (typeof o.hands === 'string') {
+    try {
+      parseDeal(o.hands);
+    } catch (err) {
+      return { ok: false, transaction: tx, error: `hands: ${(err as Error).message}; ${FIX.hands}` };
+    }
+  }
+  if (typeof o.contract === 'string') {
+    const c = parseContract(o.contract);
+    if (!c.ok) return { ok: false, transaction: tx, error: `contract: "${o.contract}" is not a contract; ${FIX.contract}` };
+  }
+  return { ok: true, command: { name: cmd, transaction: tx, params: o } as FeedCommand };
+}

@@ -1,0 +1,564 @@
+// The MQTT feed of one table (DESIGN §6, issue 4 part 3) over mqtt.js v5, MQTT 5.
+//
+// The journal is the outbox. The feed never holds events of its own: it reads them from an EventSource (the journal)
+// after the last seq the broker acknowledged, folds each through the projection, publishes it with QoS 1, and only
+// after the PUBACK advances the delivery mark. While the broker is down nothing is read and nothing is lost; on every
+// (re)connect the feed announces `online`, republishes the retained snapshots (a restarted broker may have lost or
+// kept stale ones), then sends everything after the mark in order. A subscriber de-duplicates by `seq`.
+//
+// One sequential "pump" does all of that, so status, snapshots and events leave in a well-defined order.
+import { EventEmitter } from 'node:events';
+import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
+import type { TableEvent } from '../formats/table-log.js';
+import type { TableOptions } from '../laws/engine.js';
+import { type CommandCheck, type FeedCommand, type Transaction, checkCommand } from './commands.js';
+import {
+  type DirectorState, type EmbargoPolicy, type Projected, type ProjectionIncident, Projector, type PublicState, SCHEMA_VERSION,
+} from './projection.js';
+import { type TableTopics, tableTopics } from './topics.js';
+
+/** Where the feed reads events: the journal. `eventsAfter(seq)` yields the events with a greater seq, in order. */
+export interface EventSource {
+  eventsAfter(seq: number): Iterable<TableEvent>;
+}
+
+/** The highest seq the broker has acknowledged (-1 when none), kept durably by whoever owns the journal. */
+export interface DeliveryMark {
+  get(): number;
+  set(seq: number): Promise<void>;
+}
+
+/** Logger shape shared with pino (`logger.warn({ err }, 'text')`). */
+export interface FeedLogger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** Handles a validated command; resolves to fields merged into the `ok: true` response, or throws to refuse it. */
+export type CommandHandler = (cmd: FeedCommand) => Promise<Record<string, unknown> | void>;
+
+/** Thrown by a command handler to refuse a command with a sentence for the sender ("<field>: <fix>"). */
+export class CommandRejected extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CommandRejected';
+  }
+}
+
+/** TLS material, as contents (PEM strings or Buffers), not paths: the config layer reads the files. */
+export interface FeedTls {
+  ca?: string | Buffer | string[] | Buffer[];
+  cert?: string | Buffer;
+  key?: string | Buffer;
+  passphrase?: string;
+  /** Default true; false only for a test broker with a self-signed certificate. */
+  rejectUnauthorized?: boolean;
+  servername?: string;
+}
+
+export interface FeedOptions {
+  /** mqtt://host:1883, mqtts://host:8883, ws://host:9001, wss://... */
+  url: string;
+  club: string;
+  table: string;
+  /** Topic base, default "tenace". */
+  base?: string;
+  username?: string;
+  password?: string;
+  /** Default "tenace-<club>-<table>". */
+  clientId?: string;
+  /** Seconds, default 30. */
+  keepalive?: number;
+  /** Milliseconds between reconnection attempts, default 2000. */
+  reconnectPeriod?: number;
+  /** Milliseconds to wait for CONNACK, default 10000. */
+  connectTimeout?: number;
+  /**
+   * MQTT 5 (default). 4 (3.1.1) only for a broker without MQTT 5, such as the embedded aedes of `tenace simulate`:
+   * the payloads are the same, but the content-type and schema-version properties are not sent.
+   */
+  protocolVersion?: 5 | 4;
+  tls?: FeedTls;
+  source: EventSource;
+  mark: DeliveryMark;
+  embargo?: EmbargoPolicy;
+  tableOptions?: TableOptions;
+  onCommand?: CommandHandler;
+  logger?: FeedLogger;
+  /** Events read from the source per pass, default 256. */
+  batchSize?: number;
+}
+
+/** Counters for health checks and tests. */
+export interface FeedStats {
+  connects: number;
+  disconnects: number;
+  /** Events acknowledged by the broker in this run. */
+  delivered: number;
+  publishFailures: number;
+  malformedCommands: number;
+  commandsHandled: number;
+  commandsRefused: number;
+  duplicateCommands: number;
+  /** Events the source returned without a usable seq, or out of order. */
+  skippedEvents: number;
+  engineErrors: number;
+  privacyGuardTrips: number;
+}
+
+interface FeedEvents {
+  connect: [];
+  close: [];
+  delivered: [seq: number];
+  incident: [ProjectionIncident];
+  command: [name: string, response: CommandResponse];
+}
+
+/** The payload of `response/<cmd>`. */
+export type CommandResponse = { transaction: Transaction | null; ok: true; [k: string]: unknown } | { transaction: Transaction | null; ok: false; error: string };
+
+const SILENT: FeedLogger = { debug() {}, info() {}, warn() {}, error() {} };
+const MAX_BACKOFF_MS = 5000;
+// Remember the last answers so that a redelivered (QoS 1 DUP) or retried request is answered again, not re-applied.
+const RECENT_TRANSACTIONS = 256;
+
+/** Publishes a table to MQTT from its journal; see the module comment. */
+export class Feed extends EventEmitter<FeedEvents> {
+  readonly topics: TableTopics;
+  readonly stats: FeedStats = {
+    connects: 0, disconnects: 0, delivered: 0, publishFailures: 0, malformedCommands: 0, commandsHandled: 0,
+    commandsRefused: 0, duplicateCommands: 0, skippedEvents: 0, engineErrors: 0, privacyGuardTrips: 0,
+  };
+  private readonly opts: FeedOptions;
+  private readonly log: FeedLogger;
+  private readonly projector: Projector;
+  private client: MqttClient | null = null;
+  /** seq of the last event folded into the projector. */
+  private folded = -1;
+  /** Folded but not yet acknowledged: sent again first (the fold cannot be undone). */
+  private pending: Projected | null = null;
+  private pumping = false;
+  private again = false;
+  private announceDue = false;
+  private stateDirty = false;
+  private stopped = false;
+  private backoff = 0;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private readonly recent = new Map<string, Promise<CommandResponse>>();
+  private commandChain: Promise<void> = Promise.resolve();
+
+  constructor(opts: FeedOptions) {
+    super();
+    this.opts = opts;
+    this.topics = tableTopics(opts.club, opts.table, opts.base);
+    this.log = opts.logger ?? SILENT;
+    this.projector = new Projector({
+      embargo: opts.embargo, tableOptions: opts.tableOptions,
+      onIncident: (i) => {
+        if (i.what === 'engine-error') this.stats.engineErrors++;
+        else this.stats.privacyGuardTrips++;
+        this.log.error({ incident: i }, i.what === 'privacy-guard' ? 'public payload replaced: it would have named a hidden card' : 'the engine refused an event');
+        this.emit('incident', i);
+      },
+    });
+  }
+
+  /** True while connected to the broker. */
+  get connected(): boolean {
+    return this.client?.connected ?? false;
+  }
+
+  /** The last public snapshot (what `state` carries). */
+  publicState(): PublicState {
+    return this.projector.publicState();
+  }
+
+  /** The director's snapshot (what `director/state` carries). */
+  directorState(): DirectorState {
+    return this.projector.directorState();
+  }
+
+  /** seq of the last event folded into the snapshots, or -1. */
+  get foldedSeq(): number {
+    return this.folded;
+  }
+
+  /** Restore the snapshots from the events already delivered, then connect; resolves without waiting for the broker. */
+  async start(): Promise<void> {
+    if (this.client) throw new Error('Feed.start: already started');
+    this.catchUp();
+    const o = this.opts;
+    const status = this.topics.status;
+    if (o.protocolVersion !== undefined && o.protocolVersion !== 5 && o.protocolVersion !== 4) {
+      throw new Error(`protocolVersion: ${String(o.protocolVersion)} is not supported; use 5, or 4 for a broker without MQTT 5`);
+    }
+    const options: IClientOptions = {
+      protocolVersion: o.protocolVersion ?? 5,
+      clientId: o.clientId ?? `tenace-${o.club}-${o.table}`,
+      keepalive: o.keepalive ?? 30,
+      reconnectPeriod: o.reconnectPeriod ?? 2000,
+      connectTimeout: o.connectTimeout ?? 10_000,
+      // A clean session: a command sent while the table was away is stale by the time it would arrive, so the broker
+      // must not queue requests for us. The outbox (journal) covers what we send.
+      clean: true,
+      // We subscribe on every connect ourselves, after announcing the table.
+      resubscribe: false,
+      queueQoSZero: false,
+      will: {
+        topic: status, payload: Buffer.from('offline'), qos: 1, retain: true,
+        properties: { contentType: 'text/plain', payloadFormatIndicator: true, userProperties: { schemaVersion: String(SCHEMA_VERSION), contentType: 'text/plain', kind: 'status' } },
+      },
+    };
+    if (o.username !== undefined) options.username = o.username;
+    if (o.password !== undefined) options.password = o.password;
+    if (o.tls) {
+      if (o.tls.ca !== undefined) options.ca = o.tls.ca;
+      if (o.tls.cert !== undefined) options.cert = o.tls.cert;
+      if (o.tls.key !== undefined) options.key = o.tls.key;
+      if (o.tls.passphrase !== undefined) (options as { passphrase?: string }).passphrase = o.tls.passphrase;
+      if (o.tls.servername !== undefined) options.servername = o.tls.servername;
+      options.rejectUnauthorized = o.tls.rejectUnauthorized ?? true;
+    }
+    const client = mqtt.connect(o.url, options);
+    this.client = client;
+    client.on('connect', () => this.onConnect());
+    client.on('close', () => {
+      if (this.stopped) return;
+      this.stats.disconnects++;
+      this.log.warn({ url: o.url }, 'disconnected from the broker; events wait in the journal');
+      this.emit('close');
+    });
+    client.on('error', (err) => this.log.error({ err: err.message }, 'mqtt error'));
+    client.on('message', (topic, payload, packet) => this.onMessage(topic, payload, packet));
+  }
+
+  /** New events are in the source: publish them (when connected). */
+  notify(): void {
+    this.kick();
+  }
+
+  /**
+   * The club layer reports that a board's tray has been played at every table (the `tray-complete` embargo).
+   * Publishes a new snapshot when that releases anything.
+   */
+  setTrayComplete(board: number, complete = true): void {
+    if (this.projector.setTrayComplete(board, complete)) {
+      this.stateDirty = true;
+      this.kick();
+    }
+  }
+
+  /** Resolves once the broker has acknowledged event `seq` (or a later one); rejects after `timeoutMs`. */
+  whenDelivered(seq: number, timeoutMs = 30_000): Promise<void> {
+    if (this.opts.mark.get() >= seq) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.off('delivered', on);
+        reject(new Error(`event ${seq} not delivered within ${timeoutMs} ms (mark ${this.opts.mark.get()})`));
+      }, timeoutMs);
+      const on = (s: number): void => {
+        if (s < seq) return;
+        clearTimeout(timer);
+        this.off('delivered', on);
+        resolve();
+      };
+      this.on('delivered', on);
+    });
+  }
+
+  /** Announce `offline` (a clean disconnect does not fire the last will) and disconnect. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    const client = this.client;
+    if (!client) return;
+    if (client.connected) {
+      try {
+        await withTimeout(client.publishAsync(this.topics.status, 'offline', this.textOptions()), 2000);
+      } catch (err) {
+        this.log.warn({ err: (err as Error).message }, 'could not announce offline; the last will covers it');
+      }
+    }
+    try {
+      await withTimeout(client.endAsync(false), 2000);
+    } catch {
+      await client.endAsync(true);
+    }
+  }
+
+  // ------------------------------------------------------------------ outbox
+
+  /** Fold, without publishing, what the broker already acknowledged in an earlier run. */
+  private catchUp(): void {
+    const mark = this.opts.mark.get();
+    for (const ev of this.opts.source.eventsAfter(-1)) {
+      if (!isSeq(ev.seq)) { this.stats.skippedEvents++; continue; }
+      if (ev.seq > mark) break;
+      if (ev.seq <= this.folded) { this.stats.skippedEvents++; continue; }
+      this.projector.apply(ev);
+      this.folded = ev.seq;
+    }
+    this.log.info({ mark, folded: this.folded }, 'restored the table from the journal');
+  }
+
+  private onConnect(): void {
+    this.stats.connects++;
+    // A card is one small packet and we wait for its PUBACK: with Nagle's algorithm on, the second of two small
+    // writes waits for the broker's delayed ACK (~40 ms). mqtt.js leaves the socket's default, so turn it off.
+    (this.client?.stream as { setNoDelay?: (on: boolean) => void } | undefined)?.setNoDelay?.(true);
+    this.backoff = 0;
+    this.log.info({ url: this.opts.url, connects: this.stats.connects }, 'connected to the broker');
+    // On EVERY connect, not only the first: a restarted broker may have lost the retained state, or kept a stale one.
+    this.announceDue = true;
+    this.emit('connect');
+    this.kick();
+  }
+
+  private kick(): void {
+    if (this.stopped || !this.client) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = true;
+    void this.pump().finally(() => {
+      this.pumping = false;
+    });
+  }
+
+  private async pump(): Promise<void> {
+    try {
+      do {
+        this.again = false;
+        if (!this.connected) return;
+        if (this.announceDue) {
+          this.announceDue = false;
+          await this.announce();
+        }
+        if (this.pending) {
+          await this.deliver(this.pending);
+          this.pending = null;
+        }
+        const batch = this.pull(this.opts.batchSize ?? 256);
+        for (const ev of batch) {
+          // A reconnect happened meanwhile: announce before anything else goes out.
+          if (this.announceDue || !this.connected || this.stopped) break;
+          this.pending = this.projector.apply(ev);
+          this.folded = ev.seq!;
+          this.stateDirty = true;
+          await this.deliver(this.pending);
+          this.pending = null;
+        }
+        if (this.stateDirty && this.connected && !this.announceDue) {
+          this.stateDirty = false;
+          await this.publishSnapshots();
+        }
+        if (batch.length > 0) this.again = true;
+      } while (this.again && !this.stopped);
+      this.backoff = 0;
+    } catch (err) {
+      if (this.stopped) return;
+      this.stats.publishFailures++;
+      // Never skip an event: wait and try the same one again (a broker refusing it is a misconfiguration to fix).
+      this.backoff = Math.min(MAX_BACKOFF_MS, this.backoff ? this.backoff * 2 : 250);
+      this.log.error({ err: (err as Error).message, retryInMs: this.backoff, pendingSeq: this.pending?.public.seq }, 'publish failed');
+      this.stateDirty = true;
+      if (this.retryTimer) clearTimeout(this.retryTimer);
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = null;
+        this.kick();
+      }, this.backoff);
+    }
+  }
+
+  /** Up to `n` events after the last folded one, read afresh from the source (never held across reconnects). */
+  private pull(n: number): TableEvent[] {
+    const out: TableEvent[] = [];
+    for (const ev of this.opts.source.eventsAfter(this.folded)) {
+      const last = out.length ? out[out.length - 1].seq! : this.folded;
+      if (!isSeq(ev.seq) || ev.seq <= last) {
+        this.stats.skippedEvents++;
+        this.log.error({ seq: ev.seq, after: last }, 'the event source returned an event without a greater seq; skipped');
+        continue;
+      }
+      out.push(ev);
+      if (out.length >= n) break;
+    }
+    return out;
+  }
+
+  private async announce(): Promise<void> {
+    const client = this.client!;
+    await client.publishAsync(this.topics.status, 'online', this.textOptions());
+    await this.publishSnapshots();
+    try {
+      await client.subscribeAsync(this.topics.requestFilter, { qos: 1 });
+    } catch (err) {
+      // mqtt.js rejects on a SUBACK failure code; the feed still publishes, it only cannot take commands.
+      this.log.error({ topic: this.topics.requestFilter, err: (err as Error).message }, 'the broker refused the command subscription (check the ACL)');
+    }
+  }
+
+  // Publishes are awaited one at a time on purpose. Two PUBACKs owed at once make a broker without TCP_NODELAY
+  // (mosquitto's default) hold the second until our delayed ACK, ~40 ms per card; one at a time costs a LAN round trip.
+  private async publishSnapshots(): Promise<void> {
+    const client = this.client!;
+    await client.publishAsync(this.topics.state, JSON.stringify(this.projector.publicState()), this.jsonOptions('state', true));
+    await client.publishAsync(this.topics.directorState, JSON.stringify(this.projector.directorState()), this.jsonOptions('director-state', true));
+  }
+
+  private async deliver(p: Projected): Promise<void> {
+    const client = this.client!;
+    if (p.director) await client.publishAsync(this.topics.director, JSON.stringify(p.director), this.jsonOptions('director-alert', false));
+    await client.publishAsync(this.topics.event, JSON.stringify(p.public), this.jsonOptions('event', false));
+    const seq = p.public.seq;
+    await this.opts.mark.set(seq);
+    this.stats.delivered++;
+    this.emit('delivered', seq);
+  }
+
+  private jsonOptions(kind: string, retain: boolean) {
+    return {
+      qos: 1 as const, retain,
+      properties: {
+        contentType: 'application/json', payloadFormatIndicator: true,
+        userProperties: { schemaVersion: String(SCHEMA_VERSION), contentType: 'application/json', kind },
+      },
+    };
+  }
+
+  private textOptions() {
+    return {
+      qos: 1 as const, retain: true,
+      properties: { contentType: 'text/plain', payloadFormatIndicator: true, userProperties: { schemaVersion: String(SCHEMA_VERSION), contentType: 'text/plain', kind: 'status' } },
+    };
+  }
+
+  // ------------------------------------------------------------------ commands
+
+  private onMessage(topic: string, payload: Buffer, packet: IPublishPacket): void {
+    const cmd = this.topics.commandOf(topic);
+    if (cmd === null) return;
+    // One command at a time, in arrival order: each may change the table the next one is judged against.
+    this.commandChain = this.commandChain.then(() => this.handleCommand(cmd, payload, packet)).catch((err) => {
+      this.log.error({ err: (err as Error).message, cmd }, 'command handling failed');
+    });
+  }
+
+  private async handleCommand(cmd: string, payload: Buffer, packet: IPublishPacket): Promise<void> {
+    const check: CommandCheck = checkCommand(cmd, payload);
+    let response: CommandResponse;
+    if (!check.ok) {
+      this.stats.malformedCommands++;
+      this.log.warn({ cmd, error: check.error, transaction: check.transaction }, 'malformed command refused');
+      response = { transaction: check.transaction, ok: false, error: check.error };
+    } else {
+      const c = check.command;
+      const key = `${c.name}\u0000${typeof c.transaction}:${c.transaction}`;
+      let answer = this.recent.get(key);
+      if (answer) {
+        this.stats.duplicateCommands++;
+      } else {
+        answer = this.runHandler(c);
+        this.recent.set(key, answer);
+        if (this.recent.size > RECENT_TRANSACTIONS) this.recent.delete(this.recent.keys().next().value!);
+      }
+      response = await answer;
+    }
+    this.emit('command', cmd, response);
+    await this.respond(cmd, response, packet);
+  }
+
+  private async runHandler(c: FeedCommand): Promise<CommandResponse> {
+    const handler = this.opts.onCommand;
+    if (!handler) {
+      this.stats.commandsRefused++;
+      return { transaction: c.transaction, ok: false, error: `command: this table accepts no ${c.name} commands (no handler); ask the director` };
+    }
+    try {
+      const result = await handler(c);
+      this.stats.commandsHandled++;
+      return { ...(result ?? {}), transaction: c.transaction, ok: true };
+    } catch (err) {
+      this.stats.commandsRefused++;
+      const msg = err instanceof Error ? err.message : String(err);
+      if (!(err instanceof CommandRejected)) this.log.error({ err: msg, cmd: c.name }, 'command handler failed');
+      return { transaction: c.transaction, ok: false, error: msg };
+    }
+  }
+
+  private async respond(cmd: string, response: CommandResponse, request: IPublishPacket): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    const opts = this.jsonOptions('response', false);
+    // MQTT 5 request/response: echo the correlation data so a client can match without parsing.
+    const corr = request.properties?.correlationData;
+    const properties = corr ? { ...opts.properties, correlationData: corr } : opts.properties;
+    try {
+      await client.publishAsync(this.topics.response(cmd), JSON.stringify(response), { ...opts, properties });
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message, cmd }, 'could not send the response');
+    }
+  }
+}
+
+function isSeq(v: unknown): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0;
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    p.then((v) => { clearTimeout(t); resolve(v); }, (e) => { clearTimeout(t); reject(e); });
+  });
+}
+
+/** An in-memory journal for tests and the simulator: events appended with increasing seq. */
+export class MemoryEventSource implements EventSource {
+  readonly events: TableEvent[] = [];
+
+  /** Append an event; it must carry a seq greater than the last one. */
+  append(ev: TableEvent): void {
+    const last = this.events.length ? this.events[this.events.length - 1].seq! : -1;
+    if (!isSeq(ev.seq) || ev.seq <= last) throw new Error(`MemoryEventSource.append: seq must be an integer > ${last} (got ${ev.seq})`);
+    this.events.push(ev);
+  }
+
+  /** The events with seq greater than `seq`, in order (a snapshot: appends during iteration are not seen). */
+  *eventsAfter(seq: number): Iterable<TableEvent> {
+    // Binary search: the feed asks after every event, and a session holds thousands.
+    let lo = 0, hi = this.events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.events[mid].seq! <= seq) lo = mid + 1;
+      else hi = mid;
+    }
+    const end = this.events.length;
+    for (let i = lo; i < end; i++) yield this.events[i];
+  }
+}
+
+/** An in-memory delivery mark for tests and the simulator. */
+export class MemoryDeliveryMark implements DeliveryMark {
+  private value: number;
+  /** Every value set, in order: tests check that the mark only moves forward. */
+  readonly history: number[] = [];
+
+  constructor(initial = -1) {
+    this.value = initial;
+  }
+
+  /** The highest acknowledged seq, or -1. */
+  get(): number {
+    return this.value;
+  }
+
+  /** Record a newly acknowledged seq. */
+  async set(seq: number): Promise<void> {
+    this.value = seq;
+    this.history.push(seq);
+  }
+}

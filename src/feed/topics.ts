@@ -1,0 +1,93 @@
+// MQTT topic names of the feed (DESIGN §6): everything about one table lives under `<base>/<club>/<table>/`.
+// Kept free of Node APIs so that the browser view can import it.
+
+/** The default topic base. */
+export const DEFAULT_BASE = 'tenace';
+
+/** Commands a table accepts on `request/<cmd>`; the response comes back on `response/<cmd>`. */
+export const COMMANDS = ['start-deal', 'abandon-deal', 'set-contract', 'remedy', 'claim', 'undo-misread'] as const;
+export type CommandName = (typeof COMMANDS)[number];
+
+/** True when the string names a command the feed accepts. */
+export function isCommandName(s: string): s is CommandName {
+  return (COMMANDS as readonly string[]).includes(s);
+}
+
+/** The topics of one table. */
+export interface TableTopics {
+  /** `<base>/<club>/<table>`, without a trailing slash. */
+  root: string;
+  /** Retained `online` / `offline`; the last will. */
+  status: string;
+  /** Retained public snapshot. */
+  state: string;
+  /** Each TableEvent (redacted to what is public) with `seq`, QoS 1, not retained. */
+  event: string;
+  /** Every finding, including live renounce alerts: the director only (ACL). */
+  director: string;
+  /** Extension: retained full snapshot for the director (remaining hands, all findings). */
+  directorState: string;
+  /** Subscription filter for all commands. */
+  requestFilter: string;
+  /** `request/<cmd>`. */
+  request(cmd: string): string;
+  /** `response/<cmd>`. */
+  response(cmd: string): string;
+  /** The command name of a `request/<cmd>` topic of this table, or null when the topic is not one. */
+  commandOf(topic: string): string | null;
+}
+
+/**
+ * Check one topic level chosen by a user (club, table, session): MQTT forbids wildcards in published topic names,
+ * and a `/` would silently move the table to another place in the tree, past the ACL.
+ */
+export function checkTopicLevel(what: string, value: string): void {
+  if (typeof value !== 'string' || value.length === 0) throw new Error(`${what}: must be a non-empty string`);
+  if (/[/+#\u0000]/.test(value)) throw new Error(`${what}: "${value}" must not contain "/", "+", "#" or NUL`);
+  if (value.startsWith('$')) throw new Error(`${what}: "${value}" must not start with "$" (reserved by MQTT brokers)`);
+  // MQTT limits a whole topic to 65535 bytes; a level of 64 characters is plenty for a club or table name.
+  if (value.length > 64) throw new Error(`${what}: "${value.slice(0, 20)}..." is longer than 64 characters`);
+}
+
+/** Build the topics of a table; throws when club or table cannot be a topic level. */
+export function tableTopics(club: string, table: string, base = DEFAULT_BASE): TableTopics {
+  checkBase(base);
+  checkTopicLevel('club', club);
+  checkTopicLevel('table', table);
+  // `<base>/<club>/trays/...` carries the tray records; a table of that name would write into them.
+  if (table === 'trays') throw new Error('table: "trays" is reserved for the tray records; choose another table name');
+  const root = `${base}/${club}/${table}`;
+  const reqPrefix = `${root}/request/`;
+  return {
+    root,
+    status: `${root}/status`,
+    state: `${root}/state`,
+    event: `${root}/event`,
+    director: `${root}/director`,
+    directorState: `${root}/director/state`,
+    requestFilter: `${root}/request/+`,
+    request: (cmd) => `${reqPrefix}${cmd}`,
+    response: (cmd) => `${root}/response/${cmd}`,
+    commandOf: (topic) => {
+      if (!topic.startsWith(reqPrefix)) return null;
+      const cmd = topic.slice(reqPrefix.length);
+      return cmd.length > 0 && !cmd.includes('/') ? cmd : null;
+    },
+  };
+}
+
+/** The topic of a tray record: `<base>/<club>/trays/<session>/<board>` (restricted by the ACL). */
+export function trayTopic(club: string, session: string, board: number, base = DEFAULT_BASE): string {
+  checkBase(base);
+  checkTopicLevel('club', club);
+  checkTopicLevel('session', session);
+  if (!Number.isInteger(board) || board < 0) throw new Error(`board: must be a non-negative integer (got ${board})`);
+  return `${base}/${club}/trays/${session}/${board}`;
+}
+
+function checkBase(base: string): void {
+  // The base may have several levels ("clubs/tenace"), but no empty level and no wildcard.
+  if (typeof base !== 'string' || base.length === 0 || base.split('/').some((l) => l.length === 0 || /[+#\u0000]/.test(l))) {
+    throw new Error(`base: "${base}" must be one or more non-empty topic levels without wildcards, e.g. "tenace"`);
+  }
+}
