@@ -2,6 +2,7 @@
 import { type Seat, isSeat } from '../cards/seat.js';
 import { tryParseCard, suitIndex } from '../cards/card.js';
 import { parseDeal } from '../cards/deal.js';
+import { parseContract } from '../laws/contract.js';
 
 interface Stamped {
   /** Strictly increasing sequence number; optional in hand-written logs. */
@@ -68,8 +69,14 @@ export interface ExchangeEvent extends Stamped { type: 'exchange'; seat: Seat }
  */
 export interface UndoEvent extends Stamped { type: 'undo'; target: number }
 
+/** Extension (bridge): the contract reached in the auction, set after the deal event and before the opening lead. */
+export interface ContractEvent extends Stamped { type: 'contract'; contract: string }
+
+/** Extension: the deal in progress is abandoned (a new deal is required); its play so far is kept but not scored. */
+export interface AbandonEvent extends Stamped { type: 'abandon'; reason?: string }
+
 export type TableEvent =
-  | DealEvent | PlaceEvent | LiftEvent | TrayEvent | ClaimEvent | RemedyEvent | ExchangeEvent | UndoEvent;
+  | DealEvent | PlaceEvent | LiftEvent | TrayEvent | ClaimEvent | RemedyEvent | ExchangeEvent | UndoEvent | ContractEvent | AbandonEvent;
 
 export interface LogError { line: number; message: string }
 
@@ -123,6 +130,10 @@ export function validateTableEvent(o: unknown): string | null {
       return seatField(e, 'seat') ?? cardField(e, 'card');
     case 'undo':
       return Number.isInteger(e.target) && (e.target as number) >= 0 ? null : '"target" must be the seq of the event to undo';
+    case 'contract':
+      return typeof e.contract === 'string' && parseContract(e.contract).ok ? null : '"contract" must be level, strain and declarer, e.g. "4HE" or "3NTSX"';
+    case 'abandon':
+      return e.reason === undefined || typeof e.reason === 'string' ? null : '"reason" must be a sentence';
     case 'tray':
       return typeof e.code === 'string' && e.code.length > 0 ? null : '"code" must be the non-empty barcode text';
     case 'claim':
@@ -139,7 +150,7 @@ export function validateTableEvent(o: unknown): string | null {
     case 'exchange':
       return seatField(e, 'seat');
     default:
-      return `"type" must be one of deal, place, lift, tray, claim, remedy, exchange, undo (got ${JSON.stringify(e.type)})`;
+      return `"type" must be one of deal, place, lift, tray, claim, remedy, exchange, undo, contract, abandon (got ${JSON.stringify(e.type)})`;
   }
 }
 

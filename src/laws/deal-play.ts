@@ -49,7 +49,7 @@ export class DealPlay {
   /** The next seat in play after each seat, clockwise. */
   private readonly nextOf: number[];
   readonly dummies: Set<number>;
-  readonly declarer: number;
+  declarer = -1;
   readonly ctx: RuleContext;
   /** Remaining hands when the tray record is known; null when unknown. */
   readonly hands: Hand[] | null;
@@ -101,6 +101,8 @@ export class DealPlay {
   private curMask = 0;
   private seq: number | undefined;
   private fouled = false;
+  /** Set when the deal was abandoned (a new deal required): the reason. */
+  abandoned: string | undefined;
 
   constructor(ev: DealEvent, variant: VariantDescriptor, code: LawCode) {
     this.variant = variant;
@@ -108,31 +110,20 @@ export class DealPlay {
     this.board = ev.board;
     this.dealer = ev.dealer ? seatIndex(ev.dealer) : 3;
     this.seats = ev.seats ? ev.seats.map(seatIndex).sort((a, b) => a - b) : seatIndices(variant);
-    let declarer = -1;
-    let dummies = (ev.dummy === undefined ? variant.dummies : Array.isArray(ev.dummy) ? ev.dummy : [ev.dummy]).map(seatIndex);
-    if (variant.trump === 'contract' && ev.contract) {
-      const c = parseContract(ev.contract);
-      if (c.ok) {
-        declarer = c.value.declarer;
-        this.trump = c.value.strain;
-        dummies = [partnerOf(declarer)];
-      } else {
-        this.notes.push(c.error);
-      }
-    }
+    const dummies = (ev.dummy === undefined ? variant.dummies : Array.isArray(ev.dummy) ? ev.dummy : [ev.dummy]).map(seatIndex);
     if (ev.trump) {
       this.trump = suitIndex(ev.trump);
       this.trumpDeclared = true;
     }
-    this.declarer = declarer;
     this.dummies = new Set(dummies);
     this.trumpSlip = ev.trumpSlip ? parseCard(ev.trumpSlip) : -1;
     this.ctx = {
-      seats: this.seats, dummies: this.dummies, declarer, dealer: this.dealer, trick: 1,
+      seats: this.seats, dummies: this.dummies, declarer: -1, dealer: this.dealer, trick: 1,
       tables: ev.tables, overplay: ev.overplay ?? ev.trumpSlip !== undefined, totalTricks: TOTAL_TRICKS,
     };
     this.nextOf = [0, 1, 2, 3].map((x) => this.nextSeat(x));
     this.properLeader = this.firstLeader();
+    if (variant.trump === 'contract' && ev.contract) this.setContract(ev.contract);
     const deal = ev.hands ? parseDeal(ev.hands) : null;
     // The tray is known when every seat in play has its hand (two-handed games need only two).
     this.hands = !deal ? null : isComplete(deal) ? deal : this.seats.every((x) => deal[x] !== null) ? deal.map((h) => h ?? emptyHand()) : null;
@@ -146,6 +137,24 @@ export class DealPlay {
         }
       }
     }
+  }
+
+  /** Bridge: the contract fixes declarer, dummy, trump and the opening leader; only before the opening lead. */
+  setContract(text: string): void {
+    const c = parseContract(text);
+    if (!c.ok) {
+      this.notes.push(c.error);
+      return;
+    }
+    if (this.openingLeadMade) {
+      this.notes.push(`the contract ${text} came after the opening lead and was not applied`);
+      return;
+    }
+    this.declarer = this.ctx.declarer = c.value.declarer;
+    this.trump = c.value.strain;
+    this.dummies.clear();
+    this.dummies.add(partnerOf(this.declarer));
+    this.properLeader = this.firstLeader();
   }
 
   private firstLeader(): number {
@@ -873,6 +882,7 @@ export class DealPlay {
       tricksWon: { NS: won[0], EW: won[1] }, findings: this.findings, scored: { NS: scored[0], EW: scored[1] },
     };
     if (this.seats.length === 2) r.sides = { NS: names[0] as Seat, EW: names[1] as Seat };
+    if (this.abandoned) r.abandoned = this.abandoned;
     if (marks) r.marks = marks;
     if (this.notes.length) r.notes = this.notes;
     return r;

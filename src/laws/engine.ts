@@ -50,6 +50,11 @@ export class Table {
       this.undo(ev.target);
       return NONE;
     }
+    if (ev.type === 'abandon') {
+      if (this.current) this.current.abandoned = ev.reason ?? 'abandoned';
+      this.close();
+      return NONE;
+    }
     const d = this.ensureDeal();
     this.dealEvents.push(ev);
     const before = d.findings.length;
@@ -59,6 +64,7 @@ export class Table {
       case 'claim': d.claimTricks(seatIndex(ev.seat), ev.tricks, ev.seq); break;
       case 'remedy': this.remedy(ev); break;
       case 'exchange': d.exchange(seatIndex(ev.seat)); break;
+      case 'contract': d.setContract(ev.contract); break;
     }
     // Most events find nothing: share one empty array rather than allocate per card.
     return d.findings.length === before ? NONE : d.findings.slice(before);

@@ -51,6 +51,8 @@ export interface DealResult {
   marks?: Partial<Record<Side, string>>;
   /** Extension, two-handed games: the player counted under each side key, e.g. { NS: "N", EW: "S" }. */
   sides?: Record<Side, Seat>;
+  /** Extension: the deal was abandoned (a new deal is required); the reason given. */
+  abandoned?: string;
   /** Extension: things the engine could not apply (a remedy nobody was entitled to, a bad contract). */
   notes?: string[];
 }

@@ -333,4 +333,30 @@ describe('table-log extensions', () => {
     expect(f.map((x) => `${x.kind} ${x.seat}`)).toEqual(['unknown-card N']);
     expect(f[0].message).toMatch(/04A1B2C3D4E5F6/);
   });
+
+  it('contract: set after the deal event, it fixes declarer, dummy, trump and the opening leader (bridge)', async () => {
+    const { Table } = await import('../../src/laws/engine.js');
+    const t = new Table();
+    t.apply({ type: 'deal', board: 2, variant: 'bridge', dealer: 'E', hands: D1 });
+    expect(t.whoseTurn()).toBe('S'); // no contract yet: dealer's left
+    t.apply({ type: 'contract', contract: '4HE' });
+    expect(t.whoseTurn()).toBe('S');
+    t.apply({ type: 'contract', contract: '3NTS' });
+    expect(t.whoseTurn()).toBe('W');
+    expect(t.trump()).toBeNull();
+    t.play('W', 'S2');
+    t.apply({ type: 'contract', contract: '4SN' });
+    expect(t.result()!.notes?.[0]).toMatch(/after the opening lead/);
+  });
+
+  it('abandon: the deal in progress is closed and marked, and the next deal starts clean', async () => {
+    const { replay } = await import('../../src/laws/engine.js');
+    const r = replay([
+      { type: 'deal', board: 1, variant: 'duplicate-whist', dealer: 'W', hands: D1 },
+      { type: 'place', seat: 'W', card: 'C2' },
+      { type: 'abandon', reason: 'Dup. III.2(a): a card exposed in dealing' },
+      { type: 'deal', board: 2, variant: 'duplicate-whist', dealer: 'N' },
+    ]);
+    expect(r.deals.map((d) => d.abandoned)).toEqual(['Dup. III.2(a): a card exposed in dealing', undefined]);
+  });
 });
