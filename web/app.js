@@ -74,7 +74,9 @@ async function main() {
   const director = params.get('director') === '1';
   $('mode').textContent = director ? 'director' : 'public';
   const base = `${cfg.base}/${cfg.club}/${cfg.table}`;
-  const client = window.mqtt.connect(cfg.wsUrl, {
+  // A path means the broker is reached through this server (the embedded broker's WebSocket).
+  const wsUrl = cfg.wsUrl.startsWith('/') ? `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${cfg.wsUrl}` : cfg.wsUrl;
+  const client = window.mqtt.connect(wsUrl, {
     username: params.get('username') ?? undefined, password: params.get('password') ?? undefined, reconnectPeriod: 1000,
   });
   const stateTopic = director ? `${base}/director/state` : `${base}/state`;

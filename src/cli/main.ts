@@ -5,9 +5,13 @@ import { emulateCommand } from './emulate.js';
 import { enrolCommand } from './enrol.js';
 import { listenCommand } from './listen.js';
 import { replayCommand } from './replay.js';
+import { runCommand } from './run.js';
+import { simulateCommand } from './simulate.js';
 
 const COMMANDS: Record<string, (argv: string[]) => number | Promise<number>> = {
   replay: replayCommand,
+  run: runCommand,
+  simulate: simulateCommand,
   listen: listenCommand,
   emulate: emulateCommand,
   deck: deckCommand,
@@ -18,6 +22,9 @@ const COMMANDS: Record<string, (argv: string[]) => number | Promise<number>> = {
 const USAGE = `usage: tenace <command> [options]
 
 commands:
+  run --config FILE                       the table daemon: bridges, scanner, journal, rules engine, MQTT feed, table view
+  simulate [--broker URL] [--club C] [--table T] [--play FILE] [--speed X|max] [--journal DIR] [--http-port P] [--exit]
+                                          an emulated table and the real daemon; embedded broker and table view by default
   replay FILE [--json | --pbn] [--variant NAME]
                                           replay a table log (.ndjson), PBN or LIN file through the rules engine
   listen --port PATH --deck FILE [--deck FILE2] --log OUT.ndjson [--bridge ID] [--map r0=N,r1=E,r2=S,r3=W] [--idle-exit MS]

@@ -1,0 +1,235 @@
+// The table daemon: one Controller wires the hardware, the journal, the rules engine and the feed.
+//
+// Every physical or commanded event takes one path: journal.append (durable, fsync'd) → engine fold → feed.notify().
+// Nothing is published about an event before it is on disk, and the feed reads what it publishes from the journal,
+// so a broker outage or a crash loses nothing. Each part beyond the journal is an extension with start/stop: a failing
+// extension is logged and counted, never fatal, and a lost serial port is reopened by its driver, never a reason to exit.
+import type { Logger } from 'pino';
+import type { TenaceConfig } from '../config/schema.js';
+import { type TableEvent, validateTableEvent } from '../formats/table-log.js';
+import { Journal, DeliveryMark as JournalMark, type UnstampedEvent } from '../journal/index.js';
+import { Table } from '../laws/engine.js';
+import { Feed, CommandRejected, type FeedLogger } from '../feed/mqtt-feed.js';
+import type { FeedCommand } from '../feed/commands.js';
+import { MultiBridge, presenceFromEvents, type SeatEvent } from '../hardware/bridge-driver.js';
+import { SeatMap } from '../hardware/seat-map.js';
+import { loadDecks } from '../hardware/deck.js';
+import { SerialScanner } from '../hardware/scanner-serial.js';
+import { HidScanner } from '../hardware/scanner-hid.js';
+import type { ScanErrorEvent } from '../hardware/tray-code.js';
+import { startWebView, type WebView } from '../web/server.js';
+import { startEmbeddedBroker, type EmbeddedBroker } from '../broker/embedded.js';
+import { startWatchdog, type Watchdog } from './watchdog.js';
+
+/** A part of the daemon with a lifetime: hardware, scanner, feed, web view. */
+export interface Extension {
+  name: string;
+  start(): Promise<void> | void;
+  stop(): Promise<void> | void;
+}
+
+export interface ControllerStats {
+  events: number;
+  rejected: number;
+  scanErrors: number;
+  extensionFailures: number;
+}
+
+export interface ControllerOptions {
+  config: TenaceConfig;
+  log: Logger;
+  /** Extra extensions (the simulator's emulated hardware), started after the built-in ones. */
+  extensions?: Extension[];
+  /** MQTT password read from config.mqtt.passwordFile, or given directly. */
+  password?: string;
+  /** Protocol version for the broker; 4 for the embedded aedes, which does not speak MQTT 5. */
+  protocolVersion?: 4 | 5;
+  /** systemd notification; default startWatchdog(). */
+  watchdog?: Watchdog;
+}
+
+/** The daemon of one table. */
+export class Controller {
+  readonly table: Table;
+  readonly stats: ControllerStats = { events: 0, rejected: 0, scanErrors: 0, extensionFailures: 0 };
+  journal!: Journal;
+  feed: Feed | null = null;
+  broker: EmbeddedBroker | null = null;
+  web: WebView | null = null;
+  private readonly opts: ControllerOptions;
+  private readonly log: Logger;
+  private readonly extensions: Extension[] = [];
+  private readonly started: Extension[] = [];
+  private queue: Promise<unknown> = Promise.resolve();
+  private watchdog: Watchdog | null = null;
+
+  constructor(opts: ControllerOptions) {
+    this.opts = opts;
+    this.log = opts.log;
+    this.table = new Table({ variant: opts.config.variant });
+  }
+
+  /** Open the journal, restore the deal in progress from it, then start the extensions. */
+  async start(): Promise<void> {
+    const c = this.opts.config;
+    this.watchdog = this.opts.watchdog ?? startWatchdog({ log: this.log });
+    this.journal = await Journal.open(c.journal.dir, { session: c.session, fsync: c.journal.fsync, groupCommitMs: c.journal.groupCommitMs, log: this.log });
+    const restored = this.journal.events();
+    for (const ev of restored) this.table.apply(ev);
+    this.log.info({ session: this.journal.session, events: restored.length, lastSeq: this.journal.lastSeq }, 'journal replayed');
+
+    if (c.mqtt.url === 'embedded') {
+      this.broker = await startEmbeddedBroker({ host: '127.0.0.1' });
+      this.log.info({ url: this.broker.url }, 'embedded broker started');
+    }
+    this.extensions.push(await this.feedExtension(), ...this.hardwareExtensions(restored), ...this.scannerExtensions(), this.webExtension(), ...(this.opts.extensions ?? []));
+    for (const ext of this.extensions) {
+      try {
+        await ext.start();
+        this.started.push(ext);
+      } catch (err) {
+        this.stats.extensionFailures++;
+        this.log.error({ err, extension: ext.name }, 'extension failed to start; the daemon carries on without it');
+      }
+    }
+    this.watchdog.ready(`table ${c.club.id}/${c.table.id}: ${this.journal.lastSeq} events`);
+  }
+
+  /** Stop the extensions in reverse order, then close the journal. */
+  async stop(): Promise<void> {
+    await this.watchdog?.stop('stopping');
+    for (const ext of [...this.started].reverse()) {
+      try {
+        await ext.stop();
+      } catch (err) {
+        this.log.warn({ err, extension: ext.name }, 'extension failed to stop cleanly');
+      }
+    }
+    this.started.length = 0;
+    await this.queue.catch(() => undefined);
+    await this.journal?.close();
+    await this.broker?.close();
+  }
+
+  /**
+   * Take one event: persist it, fold it, tell the feed. Calls are serialised so the journal order is the order of
+   * arrival. Resolves to the stamped event; rejects (and applies nothing) when the event is invalid.
+   */
+  ingest(ev: UnstampedEvent): Promise<TableEvent> {
+    const run = async (): Promise<TableEvent> => {
+      const problem = validateTableEvent(ev);
+      if (problem) {
+        this.stats.rejected++;
+        throw new CommandRejected(problem);
+      }
+      const stamped = await this.journal.append(ev);
+      const findings = this.table.apply(stamped);
+      this.stats.events++;
+      if (findings.length) this.log.info({ seq: stamped.seq, findings: findings.map((f) => `${f.kind} ${f.seat} t${f.trick} ${f.law}`) }, 'findings');
+      this.feed?.notify();
+      this.watchdog?.status(`seq ${stamped.seq}`);
+      return stamped;
+    };
+    const p = this.queue.then(run, run);
+    this.queue = p.catch(() => undefined);
+    return p;
+  }
+
+  private async feedExtension(): Promise<Extension> {
+    const c = this.opts.config;
+    const mark = await JournalMark.load(c.journal.dir, this.journal.session, this.log);
+    const url = this.broker ? this.broker.url : c.mqtt.url;
+    const feed = new Feed({
+      url, club: c.club.id, table: c.table.id, base: c.mqtt.baseTopic, username: c.mqtt.username, password: this.opts.password ?? c.mqtt.password,
+      clientId: c.mqtt.clientId ?? `tenace-${c.club.id}-${c.table.id}`, keepalive: c.mqtt.keepalive,
+      protocolVersion: this.opts.protocolVersion ?? (this.broker ? 4 : 5),
+      tls: c.mqtt.ca || c.mqtt.cert ? await readTls(c.mqtt) : undefined,
+      source: { eventsAfter: (seq) => this.journal.events(Math.max(0, seq)) },
+      mark: { get: () => mark.seq, set: (seq) => mark.advance(seq) },
+      embargo: c.feed.embargo, tableOptions: { variant: c.variant },
+      onCommand: (cmd) => this.command(cmd), logger: this.log as unknown as FeedLogger,
+    });
+    this.feed = feed;
+    return { name: 'feed', start: () => feed.start(), stop: () => feed.stop() };
+  }
+
+  /** Apply a validated command from `request/<cmd>`: it becomes a journaled event like any other. */
+  private async command(cmd: FeedCommand): Promise<Record<string, unknown>> {
+    const ev = commandEvent(cmd);
+    if (ev.type === 'remedy') {
+      // A remedy nobody is entitled to is refused before it reaches the journal: try it on a copy of the table.
+      const probe = new Table({ variant: this.opts.config.variant });
+      for (const e of this.journal.events()) probe.apply(e);
+      const err = probe.remedy(ev);
+      if (err) throw new CommandRejected(`remedy: ${err}`);
+    }
+    const stamped = await this.ingest(ev);
+    return { seq: stamped.seq };
+  }
+
+  private hardwareExtensions(restored: readonly TableEvent[]): Extension[] {
+    const hw = this.opts.config.hardware;
+    if (hw.bridges.length === 0) return [];
+    const decks = loadDecks(hw.decks);
+    const seatMap = SeatMap.fromConfig({ bridges: Object.fromEntries(hw.bridges.map((b) => [b.id, Object.fromEntries(b.readers.map((r) => [String(r.reader), r.seat]))])) });
+    const multi = new MultiBridge({
+      bridges: hw.bridges.map((b) => ({ path: b.port, bridgeId: b.id })), seatMap, decks,
+      initialPresence: presenceFromEvents(restored), logger: this.log,
+    });
+    multi.on('event', (ev: SeatEvent) => { this.ingest(ev as UnstampedEvent).catch((err) => this.log.error({ err, ev }, 'event not journaled')); });
+    multi.on('reader-status', (s: unknown) => this.log.info({ status: s }, 'reader status'));
+    multi.on('bridge-status', (s: unknown) => this.log.info({ status: s }, 'bridge status'));
+    return [{ name: 'bridges', start: () => multi.start(), stop: () => multi.stop() }];
+  }
+
+  private scannerExtensions(): Extension[] {
+    const s = this.opts.config.hardware.scanner;
+    if (s.mode === 'none') return [];
+    const scanner = s.mode === 'serial'
+      ? new SerialScanner({ path: s.port!, baudRate: s.baudRate, terminator: s.terminator, interByteMs: s.interByteTimeoutMs })
+      : new HidScanner({ target: s.port ? { path: s.port } : { vendorId: s.vendorId!, productId: s.productId! } });
+    scanner.on('tray', (ev) => { this.ingest(ev).catch((err) => this.log.error({ err }, 'tray scan not journaled')); });
+    scanner.on('scan-error', (e: ScanErrorEvent) => {
+      this.stats.scanErrors++;
+      this.log.warn({ scan: e.text, problem: e.problem }, e.error);
+    });
+    return [{ name: 'scanner', start: () => scanner.start(), stop: () => scanner.stop() }];
+  }
+
+  private webExtension(): Extension {
+    const c = this.opts.config;
+    return {
+      name: 'web',
+      start: async () => {
+        if (!c.http.port && !this.broker) return;
+        const wsUrl = this.broker ? '/mqtt' : c.mqtt.url.replace(/^mqtts?:\/\/([^:/]+).*$/, 'ws://$1:9001');
+        this.web = await startWebView({ port: c.http.port, host: c.http.host, club: c.club.id, table: c.table.id, base: c.mqtt.baseTopic, wsUrl });
+        if (this.broker) this.broker.attachWebSocket(this.web.server, '/mqtt');
+        this.log.info({ url: this.web.url }, 'table view');
+      },
+      stop: async () => { await this.web?.close(); },
+    };
+  }
+}
+
+/** The table-log event a command stands for. */
+export function commandEvent(cmd: FeedCommand): UnstampedEvent {
+  switch (cmd.name) {
+    case 'start-deal': return { type: 'deal', ...cmd.params };
+    case 'abandon-deal': return { type: 'abandon', ...(cmd.params.reason ? { reason: cmd.params.reason } : {}) };
+    case 'set-contract': return { type: 'contract', contract: cmd.params.contract };
+    case 'remedy': return { type: 'remedy', ...cmd.params };
+    case 'claim': return { type: 'claim', seat: cmd.params.seat, tricks: cmd.params.tricks };
+    case 'undo-misread': return { type: 'undo', target: cmd.params.seq };
+  }
+}
+
+async function readTls(m: TenaceConfig['mqtt']): Promise<{ ca?: Buffer; cert?: Buffer; key?: Buffer; rejectUnauthorized: boolean }> {
+  const { readFile } = await import('node:fs/promises');
+  return {
+    ca: m.ca ? await readFile(m.ca) : undefined,
+    cert: m.cert ? await readFile(m.cert) : undefined,
+    key: m.key ? await readFile(m.key) : undefined,
+    rejectUnauthorized: m.rejectUnauthorized,
+  };
+}

@@ -1,0 +1,143 @@
+// A whole table with no hardware: the firmware emulator and a scanner emulator on pseudo-terminal pairs, the real
+// daemon (drivers, journal, engine, feed, web view) on the other ends, and by default the embedded broker.
+// The simulator also plays the club's part: it starts each deal (as a director's `start-deal` command would) and
+// records claims, while every card goes through the emulated RFID readers and the real driver.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { parseConfig, formatConfigErrors } from '../config/load.js';
+import type { TableEvent } from '../formats/table-log.js';
+import type { UnstampedEvent } from '../journal/index.js';
+import { FirmwareEmulator, ptyLink } from '../hardware/emulator.js';
+import { PtyPair } from '../hardware/pty.js';
+import { ScannerEmulator } from '../hardware/scanner-emulator.js';
+import { virtualDeck, writeDeckFile } from '../hardware/deck.js';
+import { parseFaultSpec } from '../hardware/emulator-faults.js';
+import { Controller } from './controller.js';
+
+export interface SimulationOptions {
+  /** Broker URL; undefined runs the embedded aedes broker (MQTT over WebSocket for the browser view). */
+  broker?: string;
+  club: string;
+  table: string;
+  /** Table-log events to play (deal, place, lift, claim, tray...). */
+  events: readonly TableEvent[];
+  /** RFID events per second, or 'max'. */
+  speed: number | 'max';
+  /** Journal folder; default a fresh temporary folder. */
+  journal?: string;
+  /** HTTP port of the table view (0: any free port). */
+  httpPort: number;
+  faults?: string;
+  log: Logger;
+}
+
+export interface Simulation {
+  controller: Controller;
+  /** The table view, e.g. http://127.0.0.1:8080/ */
+  url: string | null;
+  /** Resolves when the whole log has been played and every event is journaled. */
+  done: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Start the emulated table and the daemon, and begin playing. */
+export async function startSimulation(opts: SimulationOptions): Promise<Simulation> {
+  const journal = opts.journal ?? mkdtempSync(join(tmpdir(), 'tenace-sim-'));
+  const bridgePty = await PtyPair.create({ names: ['bridge-device', 'bridge-host'] });
+  const scannerPty = await PtyPair.create({ names: ['scanner-device', 'scanner-host'] });
+  const deckPath = join(journal, 'virtual-deck.json');
+  const deck = virtualDeck('sim');
+  writeDeckFile(deckPath, deck);
+  const yaml = [
+    `club: { id: ${JSON.stringify(opts.club)} }`,
+    `table: { id: ${JSON.stringify(opts.table)} }`,
+    `journal: { dir: ${JSON.stringify(journal)}, fsync: group, groupCommitMs: 5 }`,
+    `mqtt: { url: ${JSON.stringify(opts.broker ?? 'embedded')} }`,
+    `feed: { embargo: live }`,
+    `http: { port: ${opts.httpPort}, host: 127.0.0.1 }`,
+    `hardware:`,
+    `  decks: [${JSON.stringify(deckPath)}]`,
+    `  bridges: [{ id: sim, port: ${JSON.stringify(bridgePty.b)}, readers: [{reader: 0, seat: N}, {reader: 1, seat: E}, {reader: 2, seat: S}, {reader: 3, seat: W}] }]`,
+    `  scanner: { mode: serial, port: ${JSON.stringify(scannerPty.b)}, terminator: cr }`,
+  ].join('\n');
+  const parsed = parseConfig(yaml, { env: {} });
+  if (!parsed.ok) throw new Error(`simulation config: ${formatConfigErrors(parsed.errors)}`);
+
+  const controller = new Controller({ config: parsed.config, log: opts.log, watchdog: noWatchdog });
+  await controller.start();
+  const emulator = new FirmwareEmulator({ readers: 4, faults: opts.faults ? parseFaultSpec(opts.faults) : undefined });
+  await emulator.start(ptyLink(bridgePty));
+  const scanner = new ScannerEmulator({ terminator: 'cr' });
+  await scanner.open(scannerPty.a);
+
+  const abort = new AbortController();
+  const done = play(opts, controller, emulator, scanner, deck, abort.signal);
+  done.catch((err) => opts.log.error({ err }, 'simulation stopped'));
+  return {
+    controller,
+    url: controller.web?.url ?? null,
+    done,
+    async stop() {
+      abort.abort();
+      await done.catch(() => undefined);
+      await scanner.close();
+      await emulator.stop();
+      await controller.stop();
+      await bridgePty.close();
+      await scannerPty.close();
+    },
+  };
+}
+
+/**
+ * Play the log in order: runs of place/lift go through the emulated bridge; before any other event the run is
+ * waited for until the daemon has journaled all of it, then the event goes in as the club layer would send it.
+ */
+async function play(opts: SimulationOptions, c: Controller, emulator: FirmwareEmulator, scanner: ScannerEmulator,
+  deck: ReturnType<typeof virtualDeck>, signal: AbortSignal): Promise<void> {
+  let run: TableEvent[] = [];
+  let expected = c.journal.lastSeq;
+  const flush = async () => {
+    if (run.length === 0) return;
+    await emulator.play(run, { deck, speed: opts.speed, signal });
+    expected += run.length;
+    run = [];
+    await until(() => c.journal.lastSeq >= expected || signal.aborted, 15_000, 'the daemon to journal the played cards');
+  };
+  for (const ev of opts.events) {
+    if (signal.aborted) return;
+    if (ev.type === 'place' || ev.type === 'lift') {
+      run.push(ev);
+      continue;
+    }
+    await flush();
+    if (ev.type === 'tray') {
+      await scanner.scan(ev.code);
+      expected += 1;
+      await until(() => c.journal.lastSeq >= expected || signal.aborted, 5000, 'the tray scan');
+      continue;
+    }
+    const { seq: _s, at: _a, ...rest } = ev;
+    await c.ingest(rest as UnstampedEvent);
+    expected += 1;
+    if (opts.speed !== 'max') await sleep(1000 / opts.speed);
+  }
+  await flush();
+  await c.feed?.whenDelivered(c.journal.lastSeq).catch(() => undefined);
+}
+
+const noWatchdog = { enabled: false, intervalMs: undefined, ready() {}, status() {}, ping() {}, stop: async () => {} };
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+async function until(cond: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
