@@ -1,11 +1,11 @@
 // `tenace check-config FILE [--print] [--env] [--skip-files]`: validate a daemon config without running anything.
 // Exit codes follow sysexits.h, as systemd and `tenace run` do: 0 valid, 64 usage, 78 (EX_CONFIG) bad config.
-import { parseArgs } from 'node:util';
+import { type CliIo, EX_USAGE, STDIO, parseCommand } from './args.js';
 import { checkConfigFiles, formatConfigErrors, loadConfig } from '../config/load.js';
 import { envOverrides } from '../config/env.js';
 import type { TenaceConfig } from '../config/schema.js';
 
-export const EX_USAGE = 64;
+
 export const EX_CONFIG = 78;
 
 const USAGE = `usage: tenace check-config FILE [--print] [--env] [--skip-files]
@@ -15,12 +15,6 @@ const USAGE = `usage: tenace check-config FILE [--print] [--env] [--skip-files]
   --skip-files  do not check that the TLS, password and deck files exist (checking on another machine)
 `;
 
-export interface CheckConfigIo {
-  out: (s: string) => void;
-  err: (s: string) => void;
-}
-
-const STD_IO: CheckConfigIo = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
 
 /** One line saying what the config sets up, for a person checking that it is the config they meant. */
 export function describeConfig(c: TenaceConfig): string {
@@ -55,22 +49,13 @@ export function redactConfig(c: TenaceConfig): TenaceConfig {
 }
 
 /** Run `tenace check-config`; returns the exit code (0 valid, 64 usage, 78 invalid). */
-export function checkConfigCommand(argv: string[], io: CheckConfigIo = STD_IO, env: Record<string, string | undefined> = process.env): number {
-  let args;
-  try {
-    args = parseArgs({
+export function checkConfigCommand(argv: string[], io: CliIo = STDIO, env: Record<string, string | undefined> = process.env): number {
+  const args = parseCommand('check-config', USAGE, {
       args: argv,
       allowPositionals: true,
       options: { print: { type: 'boolean' }, env: { type: 'boolean' }, 'skip-files': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (e) {
-    io.err(`tenace check-config: ${(e as Error).message}\n${USAGE}`);
-    return EX_USAGE;
-  }
-  if (args.values.help) {
-    io.out(USAGE);
-    return 0;
-  }
+    }, io);
+  if (typeof args === 'number') return args;
   if (args.values.env) {
     const rows = envOverrides();
     const width = Math.max(...rows.map((r) => r.name.length));

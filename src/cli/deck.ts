@@ -1,23 +1,15 @@
 // `tenace deck --virtual --out FILE [--id NAME]`: write a deterministic deck file for emulation.
 // `tenace deck --check FILE [FILE...]`: load deck files together and report (duplicate tags, missing cards).
-import { parseArgs } from 'node:util';
+import { type CliIo, STDIO, parseCommand } from './args.js';
 import { DeckError, DeckSet, loadDeckFile, missingCards, virtualDeck, writeDeckFile } from '../hardware/deck.js';
 
-export interface CliIo {
-  out(s: string): unknown;
-  err(s: string): unknown;
-}
-
-const STDIO: CliIo = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
 
 const USAGE = `usage: tenace deck --virtual --out FILE [--id NAME]   write a deterministic virtual deck (for emulation)
        tenace deck --check FILE [FILE...]               load deck files together and report on them
 `;
 
 export function deckCommand(argv: string[], io: CliIo = STDIO): number {
-  let args;
-  try {
-    args = parseArgs({
+  const args = parseCommand('deck', USAGE, {
       args: argv,
       allowPositionals: true,
       options: {
@@ -27,16 +19,9 @@ export function deckCommand(argv: string[], io: CliIo = STDIO): number {
         check: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
-    });
-  } catch (e) {
-    io.err(`tenace deck: ${(e as Error).message}\n${USAGE}`);
-    return 64;
-  }
+    }, io);
+  if (typeof args === 'number') return args;
   const v = args.values;
-  if (v.help) {
-    io.out(USAGE);
-    return 0;
-  }
   if (v.check) {
     if (args.positionals.length === 0) {
       io.err(`tenace deck: --check needs deck files\n${USAGE}`);

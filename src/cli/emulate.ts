@@ -12,8 +12,8 @@
 //   tenace emulate --port /tmp/t/emulator --deck deck.json --play hand1.ndjson &
 //   tenace listen  --port /tmp/t/bridge   --deck deck.json --log out.ndjson --idle-exit 3000
 // or `--pty /tmp/t`, which runs that socat itself (and makes `unplug` faults remove the port).
+import { type CliIo, STDIO, parseCommand } from './args.js';
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { DeckError, type DeckFile, loadDeckFile, virtualDeck } from '../hardware/deck.js';
 import {
   EmulatorError, type EmulatorLink, FirmwareEmulator, type PlayResult, planSteps, ptyLink, serialLink,
@@ -23,7 +23,6 @@ import { PtyPair } from '../hardware/pty.js';
 import { ScannerEmulator } from '../hardware/scanner-emulator.js';
 import { SCANNER_TERMINATORS, type ScannerTerminator, type SerialBinding } from '../hardware/scanner-serial.js';
 import { SeatMap } from '../hardware/seat-map.js';
-import type { CliIo } from './deck.js';
 import { loadLog } from './load-log.js';
 
 export interface EmulateDeps {
@@ -51,7 +50,6 @@ const USAGE = `usage: tenace emulate (--port PATH | --pty DIR) --deck FILE --pla
   --scanner PATH write the log's tray events to a tray-scanner port (another pty end)
 `;
 
-const STDIO: CliIo = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
 
 function nonNegInt(s: string | undefined, name: string, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined | Error {
   if (s === undefined) return undefined;
@@ -62,9 +60,7 @@ function nonNegInt(s: string | undefined, name: string, min = 0, max = Number.MA
 /** Run `tenace emulate`; resolves to the exit code. */
 export async function emulateCommand(argv: string[], deps: EmulateDeps = {}): Promise<number> {
   const io = deps.io ?? STDIO;
-  let args;
-  try {
-    args = parseArgs({
+  const args = parseCommand('emulate', USAGE, {
       args: argv,
       options: {
         port: { type: 'string', short: 'p' },
@@ -85,16 +81,9 @@ export async function emulateCommand(argv: string[], deps: EmulateDeps = {}): Pr
         quiet: { type: 'boolean', short: 'q' },
         help: { type: 'boolean', short: 'h' },
       },
-    });
-  } catch (e) {
-    io.err(`tenace emulate: ${(e as Error).message}\n${USAGE}`);
-    return 64;
-  }
+    }, io);
+  if (typeof args === 'number') return args;
   const v = args.values;
-  if (v.help) {
-    io.out(USAGE);
-    return 0;
-  }
   const usage = (msg: string) => {
     io.err(`tenace emulate: ${msg}\n${USAGE}`);
     return 64;

@@ -5,14 +5,13 @@
 // same command resumes from the file. Tags already in this deck or in an `--other` deck are
 // refused with a message. Type `undo` (forget the last card) or `quit` on stdin.
 // Exit code: 0 when the deck is complete, 1 when stopped early (the partial file is kept).
+import { type CliIo, STDIO, parseCommand } from './args.js';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { parseArgs } from 'node:util';
 import { type BindingInterface, BridgeDriver, type Logger } from '../hardware/bridge-driver.js';
 import { type DeckFile, DeckSet, loadDeckFile, loadDecks, writeDeckFile } from '../hardware/deck.js';
 import { ENROL_ORDERS, Enrolment, type EnrolOrder } from '../hardware/enrol.js';
-import type { CliIo } from './deck.js';
 import { textLogger } from './listen.js';
 
 export interface EnrolDeps {
@@ -33,10 +32,8 @@ const USAGE = `usage: tenace enrol --deck NAME --port PATH [--out FILE] [--order
 `;
 
 export async function enrolCommand(argv: string[], deps: EnrolDeps = {}): Promise<number> {
-  const io = deps.io ?? { out: (s: string) => process.stdout.write(s), err: (s: string) => process.stderr.write(s) };
-  let args;
-  try {
-    args = parseArgs({
+  const io = deps.io ?? STDIO;
+  const args = parseCommand('enrol', USAGE, {
       args: argv,
       options: {
         deck: { type: 'string' },
@@ -48,16 +45,9 @@ export async function enrolCommand(argv: string[], deps: EnrolDeps = {}): Promis
         verbose: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
-    });
-  } catch (e) {
-    io.err(`tenace enrol: ${(e as Error).message}\n${USAGE}`);
-    return 64;
-  }
+    }, io);
+  if (typeof args === 'number') return args;
   const v = args.values;
-  if (v.help) {
-    io.out(USAGE);
-    return 0;
-  }
   if (!v.deck || !v.port) {
     io.err(`tenace enrol: --deck and --port are required\n${USAGE}`);
     return 64;

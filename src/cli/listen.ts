@@ -9,8 +9,8 @@
 // Restarting on an existing OUT continues it: the cards that OUT says are on the table seed the
 // driver's presence set, so the resynchronisation after connecting emits only what really changed
 // meanwhile (late places and lifts), never a second place (PROTOCOL.md §11).
+import { type CliIo, STDIO, parseCommand } from './args.js';
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { basename } from 'node:path';
 import {
   type BindingInterface,
@@ -21,7 +21,6 @@ import {
 } from '../hardware/bridge-driver.js';
 import { DeckSet, loadDecks } from '../hardware/deck.js';
 import { SeatMap } from '../hardware/seat-map.js';
-import type { CliIo } from './deck.js';
 
 export interface ListenDeps {
   io?: CliIo;
@@ -60,10 +59,8 @@ function positiveInt(s: string | undefined, name: string): number | undefined | 
 }
 
 export async function listenCommand(argv: string[], deps: ListenDeps = {}): Promise<number> {
-  const io = deps.io ?? { out: (s: string) => process.stdout.write(s), err: (s: string) => process.stderr.write(s) };
-  let args;
-  try {
-    args = parseArgs({
+  const io = deps.io ?? STDIO;
+  const args = parseCommand('listen', USAGE, {
       args: argv,
       options: {
         port: { type: 'string', short: 'p' },
@@ -78,16 +75,9 @@ export async function listenCommand(argv: string[], deps: ListenDeps = {}): Prom
         quiet: { type: 'boolean', short: 'q' },
         help: { type: 'boolean', short: 'h' },
       },
-    });
-  } catch (e) {
-    io.err(`tenace listen: ${(e as Error).message}\n${USAGE}`);
-    return 64;
-  }
+    }, io);
+  if (typeof args === 'number') return args;
   const v = args.values;
-  if (v.help) {
-    io.out(USAGE);
-    return 0;
-  }
   if (!v.port || !v.log) {
     io.err(`tenace listen: --port and --log are required\n${USAGE}`);
     return 64;

@@ -1,14 +1,15 @@
 // `tenace replay FILE [--json | --pbn] [--variant NAME]`: fold a table log, PBN or LIN file through the engine.
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { dealEventToRecord, formatPbnFromResult } from '../formats/index.js';
 import type { DealEvent } from '../formats/table-log.js';
 import { replay } from '../laws/engine.js';
 import type { DealResult, ReplayResult } from '../laws/types.js';
 import { getVariant, variantNames } from '../laws/variants.js';
+import { type CliIo, EX_USAGE, STDIO, parseCommand } from './args.js';
 import { loadLog } from './load-log.js';
 
 const SEAT_ORDER = ['N', 'E', 'S', 'W'] as const;
+const USAGE = 'usage: tenace replay FILE [--json | --pbn] [--variant NAME]   (FILE: .ndjson table log, .pbn or .lin)\n';
 
 /** The DESIGN §5 JSON: exactly board, variant, tricks, tricksWon, findings and scored per deal. */
 export function replayJson(r: ReplayResult): string {
@@ -57,22 +58,20 @@ function dealText(d: DealResult): string[] {
 }
 
 /** Run the replay command; returns the process exit code (non-zero only for unreadable input). */
-export function replayCommand(argv: string[], io: { out(s: string): unknown; err(s: string): unknown } = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) }): number {
-  let args;
-  try {
-    args = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, pbn: { type: 'boolean' }, variant: { type: 'string' } } });
-  } catch (e) {
-    io.err(`tenace replay: ${(e as Error).message}\nusage: tenace replay FILE [--json | --pbn] [--variant NAME]\n`);
-    return 64;
-  }
+export function replayCommand(argv: string[], io: CliIo = STDIO): number {
+  const args = parseCommand('replay', USAGE, {
+    args: argv, allowPositionals: true,
+    options: { json: { type: 'boolean' }, pbn: { type: 'boolean' }, variant: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  }, io);
+  if (typeof args === 'number') return args;
   const file = args.positionals[0];
   if (!file) {
-    io.err('usage: tenace replay FILE [--json | --pbn] [--variant NAME]   (FILE: .ndjson table log, .pbn or .lin)\n');
-    return 64;
+    io.err(USAGE);
+    return EX_USAGE;
   }
   const variant = args.values.variant;
   if (variant !== undefined) {
-    try { getVariant(variant); } catch { io.err(`tenace replay: --variant "${variant}" is unknown: use one of ${variantNames().join(', ')}\n`); return 64; }
+    try { getVariant(variant); } catch { io.err(`tenace replay: --variant "${variant}" is unknown: use one of ${variantNames().join(', ')}\n`); return EX_USAGE; }
   }
   let text: string;
   try {

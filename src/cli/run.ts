@@ -1,23 +1,20 @@
 // `tenace run --config FILE`: the table daemon. Exit 78 for a bad config; otherwise runs until SIGTERM/SIGINT.
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { checkConfigFiles, formatConfigErrors, loadConfig } from '../config/load.js';
 import { createLogger } from '../config/logger.js';
 import { Controller } from '../daemon/controller.js';
+import { EX_USAGE, STDIO, parseCommand } from './args.js';
+
+const USAGE = 'usage: tenace run --config FILE   (or set TENACE_CONFIG)\n';
 
 /** Run the daemon; resolves to the exit code once it has stopped. */
 export async function runCommand(argv: string[]): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({ args: argv, options: { config: { type: 'string', short: 'c' } } });
-  } catch (e) {
-    process.stderr.write(`tenace run: ${(e as Error).message}\nusage: tenace run --config FILE\n`);
-    return 64;
-  }
+  const args = parseCommand('run', USAGE, { args: argv, options: { config: { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' } } }, STDIO);
+  if (typeof args === 'number') return args;
   const file = args.values.config ?? process.env.TENACE_CONFIG;
   if (!file) {
-    process.stderr.write('usage: tenace run --config FILE   (or set TENACE_CONFIG)\n');
-    return 64;
+    process.stderr.write(USAGE);
+    return EX_USAGE;
   }
   const loaded = loadConfig(file);
   const errors = loaded.ok ? checkConfigFiles(loaded.config) : loaded.errors;
