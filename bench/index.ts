@@ -2,6 +2,7 @@
 // their tables. New benchmarks go in their own module (like bench/rules.ts) and get one entry in BENCHES.
 import { type BenchReport, printReport } from './harness.js';
 import { RULES_DEFAULTS, benchRules } from './rules.js';
+import { DRIVER_DEFAULTS, benchDriver } from './driver.js';
 
 interface CliOptions { names: string[]; deals?: number; rounds?: number; warmup?: number; seed?: number }
 
@@ -12,6 +13,13 @@ const BENCHES: Record<string, (cli: CliOptions) => BenchReport> = {
     rounds: cli.rounds ?? RULES_DEFAULTS.rounds,
     warmup: cli.warmup ?? RULES_DEFAULTS.warmup,
     seed: cli.seed ?? RULES_DEFAULTS.seed,
+  }),
+  driver: (cli) => benchDriver({
+    ...DRIVER_DEFAULTS,
+    deals: cli.deals ?? DRIVER_DEFAULTS.deals,
+    rounds: cli.rounds ?? DRIVER_DEFAULTS.rounds,
+    warmup: cli.warmup ?? DRIVER_DEFAULTS.warmup,
+    seed: cli.seed ?? DRIVER_DEFAULTS.seed,
   }),
 };
 

@@ -29,6 +29,11 @@ export async function simulateCommand(argv: string[]): Promise<number> {
     process.stderr.write(`tenace simulate: --speed must be a positive number of events per second or "max"\n${USAGE}`);
     return EX_USAGE;
   }
+  const httpPort = v['http-port'] === undefined ? 8080 : Number(v['http-port']);
+  if (!Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65535) {
+    process.stderr.write(`tenace simulate: --http-port must be a TCP port from 0 to 65535 (0 picks a free one)\n${USAGE}`);
+    return 64;
+  }
   const serial = v.serial ?? 'auto';
   if (serial !== 'auto' && serial !== 'pty' && serial !== 'loopback') {
     process.stderr.write(`tenace simulate: --serial must be auto (socat pty pairs when socat is installed, else in-process), pty or loopback\n${USAGE}`);
@@ -51,11 +56,12 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   const log = createLogger({ log: { level: (v['log-level'] ?? 'warn') as 'warn' } });
   const sim = await startSimulation({
     broker: v.broker, club: v.club ?? 'demo', table: v.table ?? '1', events, speed,
-    journal: v.journal, httpPort: v['http-port'] === undefined ? 8080 : Number(v['http-port']), faults: v.faults, log, serial,
+    journal: v.journal, httpPort, faults: v.faults, log, serial,
   });
   process.stdout.write(sim.serial === 'pty'
     ? 'tenace: emulated devices on socat pseudo-terminal pairs\n'
     : `tenace: emulated devices on in-process serial lines${serial === 'auto' ? ' (socat is not installed)' : ''}\n`);
+  if (!sim.url && !v.broker) process.stderr.write(`tenace simulate: the table view did not start (is port ${httpPort} in use? try --http-port 0)\n`);
   if (sim.url) process.stdout.write(`tenace: table view at ${sim.url}${v.broker ? '' : ' (embedded broker, MQTT over WebSocket at /mqtt)'}\n`);
   process.stdout.write(`tenace: playing ${events.length} events from ${files.length} file(s) at ${speed === 'max' ? 'full speed' : `${speed} events/s`}\n`);
   const finished = sim.done.then(() => 'done' as const, (err: Error) => { process.stderr.write(`tenace simulate: ${err.message}\n`); return 'failed' as const; });

@@ -11,7 +11,7 @@ import { Journal, DeliveryMark as JournalMark, type UnstampedEvent } from '../jo
 import { Table } from '../laws/engine.js';
 import { Feed, CommandRejected, type FeedLogger } from '../feed/mqtt-feed.js';
 import type { FeedCommand } from '../feed/commands.js';
-import { MultiBridge, presenceFromEvents, type SeatEvent } from '../hardware/bridge-driver.js';
+import { type BindingInterface, MultiBridge, presenceFromEvents, type SeatEvent } from '../hardware/bridge-driver.js';
 import { SeatMap } from '../hardware/seat-map.js';
 import { loadDecks } from '../hardware/deck.js';
 import { SerialScanner } from '../hardware/scanner-serial.js';
@@ -46,6 +46,8 @@ export interface ControllerOptions {
   protocolVersion?: 4 | 5;
   /** systemd notification; default startWatchdog(). */
   watchdog?: Watchdog;
+  /** serialport binding for the bridges and the serial scanner; default the OS binding (simulate: a loopback). */
+  binding?: BindingInterface;
 }
 
 /** The daemon of one table. */
@@ -173,7 +175,7 @@ export class Controller {
     const decks = loadDecks(hw.decks);
     const seatMap = SeatMap.fromConfig({ bridges: Object.fromEntries(hw.bridges.map((b) => [b.id, Object.fromEntries(b.readers.map((r) => [String(r.reader), r.seat]))])) });
     const multi = new MultiBridge({
-      bridges: hw.bridges.map((b) => ({ path: b.port, bridgeId: b.id })), seatMap, decks,
+      bridges: hw.bridges.map((b) => ({ path: b.port, bridgeId: b.id, binding: this.opts.binding })), seatMap, decks,
       initialPresence: presenceFromEvents(restored), logger: this.log,
     });
     multi.on('event', (ev: SeatEvent) => { this.ingest(ev as UnstampedEvent).catch((err) => this.log.error({ err, ev }, 'event not journaled')); });
@@ -186,7 +188,7 @@ export class Controller {
     const s = this.opts.config.hardware.scanner;
     if (s.mode === 'none') return [];
     const scanner = s.mode === 'serial'
-      ? new SerialScanner({ path: s.port!, baudRate: s.baudRate, terminator: s.terminator, interByteMs: s.interByteTimeoutMs })
+      ? new SerialScanner({ path: s.port!, baudRate: s.baudRate, terminator: s.terminator, interByteMs: s.interByteTimeoutMs, binding: this.opts.binding })
       : new HidScanner({ target: s.port ? { path: s.port } : { vendorId: s.vendorId!, productId: s.productId! } });
     scanner.on('tray', (ev) => { this.ingest(ev).catch((err) => this.log.error({ err }, 'tray scan not journaled')); });
     scanner.on('scan-error', (e: ScanErrorEvent) => {

@@ -1,5 +1,6 @@
-// A whole table with no hardware: the firmware emulator and a scanner emulator on pseudo-terminal pairs, the real
-// daemon (drivers, journal, engine, feed, web view) on the other ends, and by default the embedded broker.
+// A whole table with no hardware: the firmware emulator and a scanner emulator on pseudo-terminal pairs (socat), or
+// on in-process loopback wires where socat is missing (loopback.ts), the real daemon (drivers, journal, engine, feed,
+// web view) on the other ends, and by default the embedded broker.
 // The simulator also plays the club's part: it starts each deal (as a director's `start-deal` command would) and
 // records claims, while every card goes through the emulated RFID readers and the real driver.
 import { mkdtempSync } from 'node:fs';
@@ -9,12 +10,17 @@ import type { Logger } from 'pino';
 import { parseConfig, formatConfigErrors } from '../config/load.js';
 import type { TableEvent } from '../formats/table-log.js';
 import type { UnstampedEvent } from '../journal/index.js';
-import { FirmwareEmulator, ptyLink } from '../hardware/emulator.js';
-import { PtyPair } from '../hardware/pty.js';
+import type { BindingInterface } from '../hardware/bridge-driver.js';
+import { type EmulatorLink, FirmwareEmulator, ptyLink } from '../hardware/emulator.js';
+import { PtyPair, findSocat } from '../hardware/pty.js';
 import { ScannerEmulator } from '../hardware/scanner-emulator.js';
 import { virtualDeck, writeDeckFile } from '../hardware/deck.js';
 import { parseFaultSpec } from '../hardware/emulator-faults.js';
 import { Controller } from './controller.js';
+import { LoopbackBinding, loopbackLink } from './loopback.js';
+
+/** How the emulated devices reach the daemon's drivers. */
+export type SerialTransport = 'pty' | 'loopback';
 
 export interface SimulationOptions {
   /** Broker URL; undefined runs the embedded aedes broker (MQTT over WebSocket for the browser view). */
@@ -31,22 +37,74 @@ export interface SimulationOptions {
   httpPort: number;
   faults?: string;
   log: Logger;
+  /**
+   * `pty`: socat pseudo-terminal pairs (the OS serial binding, as with real hardware); `loopback`: in-process wires;
+   * `auto` (default): pty when socat is installed, else loopback.
+   */
+  serial?: SerialTransport | 'auto';
+  /** Default true. False: nothing is played until `begin()` (a test opens its view first). */
+  autoplay?: boolean;
 }
 
 export interface Simulation {
   controller: Controller;
   /** The table view, e.g. http://127.0.0.1:8080/ */
   url: string | null;
-  /** Resolves when the whole log has been played and every event is journaled. */
+  /** The serial lines in use. */
+  serial: SerialTransport;
+  /** Start playing (only needed with `autoplay: false`; idempotent). */
+  begin(): void;
+  /** Resolves when the whole log has been played and every event is journaled and delivered. */
   done: Promise<void>;
   stop(): Promise<void>;
+}
+
+/** The two serial lines, device ends and host ends. */
+interface SerialLines {
+  transport: SerialTransport;
+  bridgeLink: EmulatorLink;
+  bridgeHost: string;
+  scannerDevice: string;
+  scannerHost: string;
+  /** Undefined: the OS binding. */
+  binding?: BindingInterface;
+  close(): Promise<void>;
+}
+
+async function serialLines(want: SerialTransport | 'auto', log: Logger): Promise<SerialLines> {
+  const transport: SerialTransport = want === 'auto' ? (findSocat() ? 'pty' : 'loopback') : want;
+  if (transport === 'pty') {
+    const bridgePty = await PtyPair.create({ names: ['bridge-device', 'bridge-host'] });
+    let scannerPty: PtyPair;
+    try {
+      scannerPty = await PtyPair.create({ names: ['scanner-device', 'scanner-host'] });
+    } catch (e) {
+      await bridgePty.close();
+      throw e;
+    }
+    log.info({ bridge: bridgePty.b, scanner: scannerPty.b }, 'emulated devices on socat pseudo-terminal pairs');
+    return {
+      transport, bridgeLink: ptyLink(bridgePty), bridgeHost: bridgePty.b, scannerDevice: scannerPty.a, scannerHost: scannerPty.b,
+      async close() {
+        await bridgePty.close();
+        await scannerPty.close();
+      },
+    };
+  }
+  const binding = new LoopbackBinding();
+  const bridge = binding.pair('loopback:bridge-device', 'loopback:bridge-host');
+  const scanner = binding.pair('loopback:scanner-device', 'loopback:scanner-host');
+  log.info(want === 'auto' ? 'socat not found: emulated devices on in-process loopback serial lines' : 'emulated devices on in-process loopback serial lines');
+  return {
+    transport, bridgeLink: loopbackLink(bridge, binding), bridgeHost: bridge.b.path, scannerDevice: scanner.a.path, scannerHost: scanner.b.path,
+    binding, close: async () => undefined,
+  };
 }
 
 /** Start the emulated table and the daemon, and begin playing. */
 export async function startSimulation(opts: SimulationOptions): Promise<Simulation> {
   const journal = opts.journal ?? mkdtempSync(join(tmpdir(), 'tenace-sim-'));
-  const bridgePty = await PtyPair.create({ names: ['bridge-device', 'bridge-host'] });
-  const scannerPty = await PtyPair.create({ names: ['scanner-device', 'scanner-host'] });
+  const lines = await serialLines(opts.serial ?? 'auto', opts.log);
   const deckPath = join(journal, 'virtual-deck.json');
   const deck = virtualDeck('sim');
   writeDeckFile(deckPath, deck);
@@ -59,34 +117,54 @@ export async function startSimulation(opts: SimulationOptions): Promise<Simulati
     `http: { port: ${opts.httpPort}, host: 127.0.0.1 }`,
     `hardware:`,
     `  decks: [${JSON.stringify(deckPath)}]`,
-    `  bridges: [{ id: sim, port: ${JSON.stringify(bridgePty.b)}, readers: [{reader: 0, seat: N}, {reader: 1, seat: E}, {reader: 2, seat: S}, {reader: 3, seat: W}] }]`,
-    `  scanner: { mode: serial, port: ${JSON.stringify(scannerPty.b)}, terminator: cr }`,
+    `  bridges: [{ id: sim, port: ${JSON.stringify(lines.bridgeHost)}, readers: [{reader: 0, seat: N}, {reader: 1, seat: E}, {reader: 2, seat: S}, {reader: 3, seat: W}] }]`,
+    `  scanner: { mode: serial, port: ${JSON.stringify(lines.scannerHost)}, terminator: cr }`,
   ].join('\n');
   const parsed = parseConfig(yaml, { env: {} });
-  if (!parsed.ok) throw new Error(`simulation config: ${formatConfigErrors(parsed.errors)}`);
+  if (!parsed.ok) {
+    await lines.close();
+    throw new Error(`simulation config: ${formatConfigErrors(parsed.errors)}`);
+  }
 
-  const controller = new Controller({ config: parsed.config, log: opts.log, watchdog: noWatchdog });
-  await controller.start();
+  const controller = new Controller({ config: parsed.config, log: opts.log, watchdog: noWatchdog, binding: lines.binding });
   const emulator = new FirmwareEmulator({ readers: 4, faults: opts.faults ? parseFaultSpec(opts.faults) : undefined });
-  await emulator.start(ptyLink(bridgePty));
   const scanner = new ScannerEmulator({ terminator: 'cr' });
-  await scanner.open(scannerPty.a);
+  try {
+    await controller.start();
+    await emulator.start(lines.bridgeLink);
+    await scanner.open(lines.scannerDevice, lines.binding);
+  } catch (e) {
+    await scanner.close().catch(() => undefined);
+    await emulator.stop().catch(() => undefined);
+    await controller.stop().catch(() => undefined);
+    await lines.close();
+    throw e;
+  }
 
   const abort = new AbortController();
-  const done = play(opts, controller, emulator, scanner, deck, abort.signal);
+  let begin!: () => void;
+  const gate = new Promise<void>((r) => { begin = r; });
+  abort.signal.addEventListener('abort', () => begin());
+  if (opts.autoplay !== false) begin();
+  const done = gate.then(() => play(opts, controller, emulator, scanner, deck, abort.signal));
   done.catch((err) => opts.log.error({ err }, 'simulation stopped'));
+  let stopping: Promise<void> | null = null;
   return {
     controller,
     url: controller.web?.url ?? null,
+    serial: lines.transport,
+    begin: () => begin(),
     done,
-    async stop() {
-      abort.abort();
-      await done.catch(() => undefined);
-      await scanner.close();
-      await emulator.stop();
-      await controller.stop();
-      await bridgePty.close();
-      await scannerPty.close();
+    stop() {
+      stopping ??= (async () => {
+        abort.abort();
+        await done.catch(() => undefined);
+        await scanner.close();
+        await emulator.stop();
+        await controller.stop();
+        await lines.close();
+      })();
+      return stopping;
     },
   };
 }

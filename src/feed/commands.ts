@@ -5,7 +5,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { formatCard, tryParseCard } from '../cards/card.js';
 import { parseDeal } from '../cards/deal.js';
 import type { Seat } from '../cards/seat.js';
-import type { RemedyName } from '../formats/table-log.js';
+import type { DealEvent, RemedyName } from '../formats/table-log.js';
 import { parseContract } from '../laws/contract.js';
 import { variantNames } from '../laws/variants.js';
 import { COMMANDS, type CommandName, isCommandName } from './topics.js';
@@ -13,20 +13,8 @@ import { COMMANDS, type CommandName, isCommandName } from './topics.js';
 /** A transaction id: echoed in the response so the sender can match it. */
 export type Transaction = string | number;
 
-export interface StartDealParams {
-  board: number;
-  variant?: string;
-  dealer?: Seat;
-  hands?: string;
-  trumpSlip?: string;
-  trump?: string;
-  contract?: string;
-  vulnerable?: string;
-  dummy?: Seat | Seat[];
-  seats?: Seat[];
-  tables?: number;
-  overplay?: boolean;
-}
+/** The deal event's fields (DESIGN §4), the board number required. */
+export type StartDealParams = Omit<DealEvent, 'type' | 'seq' | 'at' | 'board'> & { board: number };
 export interface AbandonDealParams { board?: number; reason?: string }
 export interface SetContractParams { contract: string }
 export interface RemedyParams { by: Seat; remedy: RemedyName; seat?: Seat; suit?: string; card?: string }
