@@ -1,99 +1,186 @@
-// The browser table view: subscribes to the table's topics over MQTT-over-WebSocket and draws the state.
-// ?director=1 (with ?username=&password= for a broker with an ACL) shows the director's snapshot and findings.
+// The browser table view: subscribes to the table's topics over MQTT-over-WebSocket and draws the retained snapshot.
+// The feed republishes the retained `state` after every event, so the snapshot alone keeps the view current.
+// ?director=1 (with ?username=&password= for a broker with an ACL) follows the director's snapshot instead: the
+// remaining hands and every finding, including live renounce alerts, which the public never sees.
 const SUIT = { S: '♠', H: '♥', D: '♦', C: '♣' };
 const SEATS = ['N', 'E', 'S', 'W'];
+const SEAT_NAME = { N: 'North', E: 'East', S: 'South', W: 'West' };
+const KIND_TEXT = {
+  'renounce-in-error': 'Renounce in error',
+  revoke: 'Revoke',
+  'lead-out-of-turn': 'Lead out of turn',
+  'play-out-of-turn': 'Play out of turn',
+  'wrong-trump-card': 'Wrong trump card',
+  'card-not-in-hand': 'Card not in the hand of the tray',
+  'wrong-card-count': 'Wrong number of cards',
+  'duplicate-card': 'Duplicate card',
+  'unknown-card': 'Unknown card',
+  'card-liable-to-be-called': 'Card liable to be called',
+  'failure-to-comply': 'Failure to comply with a penalty',
+};
 const params = new URLSearchParams(location.search);
+const director = params.get('director') === '1';
 const $ = (id) => document.getElementById(id);
 
-function cardEl(card, extra = '') {
-  const el = document.createElement('span');
-  el.className = `card ${card[0]} ${extra}`.trim();
-  el.textContent = `${SUIT[card[0]] ?? card[0]}${card[1] === 'T' ? '10' : card[1]}`;
-  el.dataset.card = card;
-  return el;
+function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
 }
 
+function cardEl(card, extra = '') {
+  const e = el('span', `card ${card[0]} ${extra}`.trim(), `${SUIT[card[0]] ?? card[0]}${card[1] === 'T' ? '10' : card.slice(1)}`);
+  e.dataset.card = card;
+  return e;
+}
+
+/** A PBN hand ("AK2.QJ.T98.765") as cards. */
 function handCards(pbnHand) {
   if (!pbnHand) return [];
   return pbnHand.split('.').flatMap((ranks, s) => [...ranks].map((r) => 'SHDC'[s] + r));
 }
 
-/** Draw a state snapshot (public `state` or the director's `director/state`). */
+/** The seats of a trick in the order they played. */
+function playOrder(trick, seats) {
+  if (trick.order) return trick.order;
+  const start = SEATS.indexOf(trick.leader);
+  return [0, 1, 2, 3].map((i) => SEATS[(start + i) % 4]).filter((s) => seats.includes(s) && trick.cards[s]);
+}
+
+/** Draw a snapshot: the public `state`, or the director's `director/state`. */
 function render(state) {
   const d = state.deal;
+  const seats = d?.seats ?? SEATS;
+  const released = !!d && d.released !== false;
   $('board').textContent = d?.board ?? '–';
   $('variant').textContent = d?.variant ?? '–';
   $('dealer').textContent = d?.dealer ?? '–';
-  $('trump').textContent = d?.trump ? SUIT[d.trump] + (d.trumpCard ? ` (${d.trumpCard})` : '') : d?.trump === null && d?.contract ? 'NT' : '–';
+  $('trump').textContent = d?.trump ? SUIT[d.trump] + (d.trumpCard ? ` (${d.trumpCard.replace('T', '10')})` : '') : d?.trump === null && d?.contract ? 'NT' : '–';
   $('contract-wrap').hidden = !d?.contract;
   $('contract').textContent = d?.contract ?? '';
-  $('trick-no').textContent = d ? Math.min(d.trick, 13) : '–';
-  $('embargo').hidden = !d || d.released !== false;
+  $('trick-no').textContent = d ? String(Math.min(d.trick, 13)) : '–';
+  $('turn').textContent = d?.whoseTurn ? SEAT_NAME[d.whoseTurn] : d?.status === 'ended' ? 'deal over' : '–';
+  $('embargo').hidden = !d || released;
+  document.body.dataset.dealStatus = d?.status ?? 'none';
+
+  const current = d?.current?.cards ?? [];
+  const last = d?.tricks?.at(-1);
+  // Between tricks the four cards still lie on the table: show the trick just won until the next card is played.
+  const showLast = current.length === 0 && !!last;
   for (const s of SEATS) {
     const box = $(`seat-${s}`);
-    const inPlay = !d || (d.seats ?? SEATS).includes(s);
-    box.classList.toggle('idle', !inPlay);
+    box.classList.toggle('idle', !!d && !seats.includes(s));
     box.classList.toggle('turn', !!d && d.whoseTurn === s);
-    box.querySelector('.count').textContent = d ? `${d.playedCount?.[s] ?? d.played?.[s]?.length ?? 0} played` : '';
-    const hand = box.querySelector('.hand');
-    hand.replaceChildren(...handCards(d?.remaining?.[s]).map((c) => cardEl(c)));
-    const played = box.querySelector('.played');
-    played.replaceChildren(...(d?.played?.[s] ?? []).map((c) => cardEl(c)));
+    const played = d?.played?.[s] ?? [];
+    const count = d?.playedCount?.[s] ?? played.length;
+    const held = handCards(d?.remaining?.[s]);
+    box.querySelector('.count').textContent = !d ? '' : held.length ? `${count} played · ${held.length} held` : `${count} played`;
+    box.querySelector('.hand').replaceChildren(...held.map((c) => cardEl(c)));
+    box.querySelector('.exposed').replaceChildren(...(d?.exposed ?? []).filter((x) => x.seat === s).map((x) => cardEl(x.card, 'liable')));
+    box.querySelector('.played').replaceChildren(...played.map((c) => cardEl(c)));
     const spot = $(`spot-${s}`);
-    const cur = d?.current?.cards?.find((x) => x.seat === s);
-    spot.replaceChildren(...(cur ? [cardEl(cur.card)] : []));
+    const cur = current.find((x) => x.seat === s);
+    if (cur) spot.replaceChildren(cardEl(cur.card));
+    else if (showLast && last.cards[s]) spot.replaceChildren(cardEl(last.cards[s], `last${last.winner === s ? ' win' : ''}`));
+    else spot.replaceChildren();
   }
-  $('won-NS').textContent = d?.tricksWon?.NS ?? 0;
-  $('won-EW').textContent = d?.tricksWon?.EW ?? 0;
+  $('centre').classList.toggle('showing-last', showLast);
+  $('trick-label').textContent = !d ? 'waiting for a deal' : showLast ? `trick ${last.number}: ${SEAT_NAME[last.winner]}` : d.status === 'ended' ? 'deal over' : `trick ${Math.min(d.trick, 13)}`;
+
+  $('won-NS').textContent = String(d?.tricksWon?.NS ?? 0);
+  $('won-EW').textContent = String(d?.tricksWon?.EW ?? 0);
+  if (d?.sides) {
+    $('score-NS').querySelector('.label').textContent = SEAT_NAME[d.sides.NS];
+    $('score-EW').querySelector('.label').textContent = SEAT_NAME[d.sides.EW];
+  }
   const scored = d?.scored && d.status === 'ended' && (d.scored.NS !== d.tricksWon?.NS || d.scored.EW !== d.tricksWon?.EW);
   $('scored-wrap').hidden = !scored;
-  if (scored) { $('scored-NS').textContent = d.scored.NS; $('scored-EW').textContent = d.scored.EW; }
+  if (scored) { $('scored-NS').textContent = String(d.scored.NS); $('scored-EW').textContent = String(d.scored.EW); }
+
   $('tricks').replaceChildren(...(d?.tricks ?? []).map((t) => {
-    const li = document.createElement('li');
-    li.textContent = `${t.leader}→${t.winner}: ${Object.values(t.cards).join(' ')}`;
+    const li = el('li', 'trick');
+    li.dataset.winner = t.winner;
+    li.append(el('span', 'no', String(t.number)));
+    for (const s of playOrder(t, seats)) {
+      const p = el('span', `play${s === t.winner ? ' won' : ''}`);
+      p.append(el('span', 'who', s), cardEl(t.cards[s]));
+      li.append(p);
+    }
     return li;
   }));
+  $('tricks').scrollTop = $('tricks').scrollHeight;
+
   const findings = d?.findings ?? [];
   $('findings').replaceChildren(...(findings.length ? findings.map((f) => {
-    const li = document.createElement('li');
-    li.className = `finding ${f.kind}`;
-    li.innerHTML = `<b></b> <span class="law"></span> <span class="msg"></span>`;
-    li.querySelector('b').textContent = `${f.title ?? f.kind} · ${f.seat} · trick ${f.trick}`;
-    li.querySelector('.law').textContent = f.law;
-    li.querySelector('.msg').textContent = f.message ?? '';
+    const li = el('li', `finding ${f.kind}`);
+    li.dataset.kind = f.kind;
+    const head = el('div', 'head');
+    head.append(el('b', 'title', KIND_TEXT[f.kind] ?? f.kind), el('span', 'where', ` · ${SEAT_NAME[f.seat] ?? f.seat} · trick ${f.trick} `), el('span', 'law', f.law));
+    li.append(head, el('div', 'msg', f.message ?? ''));
+    const remedies = (f.remedies ?? []).filter((r) => r.text);
+    if (remedies.length) {
+      const ul = el('ul', 'remedies');
+      for (const r of remedies) ul.append(el('li', '', `${r.option ? `${r.option}'s option: ` : ''}${r.text}`));
+      li.append(ul);
+    }
     return li;
-  }) : [Object.assign(document.createElement('li'), { className: 'none', textContent: 'none' })]));
+  }) : [el('li', 'none', d ? 'none' : '–')]));
+  $('penalties').replaceChildren(...(d?.penalties ?? []).filter((p) => p && p.kind && p.kind !== 'liable-card').map((p) => {
+    const who = (xs) => (Array.isArray(xs) ? xs.join('/') : '');
+    return el('li', 'penalty', `pending: ${p.kind.replace(/-/g, ' ')} against ${who(p.from)}, at the option of ${who(p.by)} (${p.law})`);
+  }));
   document.body.dataset.rev = String(state.rev);
   document.body.dataset.seq = String(state.seq ?? '');
+}
+
+function setStatus(s, text = s) {
+  const e = $('status');
+  e.textContent = text;
+  e.dataset.status = s;
+  e.className = `status ${s}`;
 }
 
 async function main() {
   const cfg = await (await fetch('config.json')).json();
   $('club').textContent = cfg.club;
   $('table').textContent = cfg.table;
-  const director = params.get('director') === '1';
-  $('mode').textContent = director ? 'director' : 'public';
+  document.title = `tenace — ${cfg.club} table ${cfg.table}${director ? ' (director)' : ''}`;
+  document.body.dataset.mode = director ? 'director' : 'public';
+  $('mode').textContent = director ? 'director: every finding' : 'public';
+  $('mode-badge').hidden = !director;
   const base = `${cfg.base}/${cfg.club}/${cfg.table}`;
   // A path means the broker is reached through this server (the embedded broker's WebSocket).
   const wsUrl = cfg.wsUrl.startsWith('/') ? `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${cfg.wsUrl}` : cfg.wsUrl;
   const client = window.mqtt.connect(wsUrl, {
     username: params.get('username') ?? undefined, password: params.get('password') ?? undefined, reconnectPeriod: 1000,
   });
+  const statusTopic = `${base}/status`;
   const stateTopic = director ? `${base}/director/state` : `${base}/state`;
-  client.on('connect', () => client.subscribe([`${base}/status`, stateTopic], { qos: 1 }));
-  client.on('close', () => setStatus('offline'));
+  let tableStatus = null;
+  client.on('connect', () => {
+    client.subscribe([statusTopic, stateTopic], { qos: 1 }, (err) => {
+      if (err) setStatus('error', `cannot subscribe: ${err.message}`);
+    });
+  });
+  // The status topic says whether the table is online; without a broker connection we know nothing.
+  client.on('close', () => setStatus('disconnected', 'no connection'));
+  client.on('connect', () => setStatus(tableStatus ?? 'connecting', tableStatus ?? 'waiting for the table…'));
+  client.on('error', (err) => setStatus('error', err.message));
   client.on('message', (topic, payload) => {
     const text = new TextDecoder().decode(payload);
-    if (topic === `${base}/status`) return setStatus(text);
-    if (topic === stateTopic && text) render(JSON.parse(text));
+    if (topic === statusTopic) {
+      tableStatus = text === 'online' ? 'online' : 'offline';
+      return setStatus(tableStatus, text);
+    }
+    if (topic === stateTopic && text) {
+      try {
+        render(JSON.parse(text));
+      } catch (e) {
+        console.error('bad snapshot', e);
+      }
+    }
   });
 }
 
-function setStatus(s) {
-  const el = $('status');
-  el.textContent = s;
-  el.dataset.status = s;
-  el.className = `status ${s === 'online' ? 'online' : 'offline'}`;
-}
-
-main().catch((e) => { $('status').textContent = `error: ${e.message}`; });
+main().catch((e) => setStatus('error', `error: ${e.message}`));

@@ -32,12 +32,12 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   const httpPort = v['http-port'] === undefined ? 8080 : Number(v['http-port']);
   if (!Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65535) {
     process.stderr.write(`tenace simulate: --http-port must be a TCP port from 0 to 65535 (0 picks a free one)\n${USAGE}`);
-    return 64;
+    return EX_USAGE;
   }
   const serial = v.serial ?? 'auto';
   if (serial !== 'auto' && serial !== 'pty' && serial !== 'loopback') {
     process.stderr.write(`tenace simulate: --serial must be auto (socat pty pairs when socat is installed, else in-process), pty or loopback\n${USAGE}`);
-    return 64;
+    return EX_USAGE;
   }
   const files = v.play ?? [1, 2, 3, 4].map((n) => join(SEED_HANDS, `hand${n}.ndjson`));
   const events: TableEvent[] = [];
