@@ -3,6 +3,7 @@
 import { type BenchReport, printReport } from './harness.js';
 import { RULES_DEFAULTS, benchRules } from './rules.js';
 import { DRIVER_DEFAULTS, benchDriver } from './driver.js';
+import { DAEMON_DEFAULTS, benchDaemon } from './daemon.js';
 
 interface CliOptions { names: string[]; deals?: number; rounds?: number; warmup?: number; seed?: number }
 
@@ -21,6 +22,7 @@ const BENCHES: Record<string, (cli: CliOptions) => BenchReport> = {
     warmup: cli.warmup ?? DRIVER_DEFAULTS.warmup,
     seed: cli.seed ?? DRIVER_DEFAULTS.seed,
   }),
+  daemon: (cli) => benchDaemon({ ...DAEMON_DEFAULTS, seed: cli.seed ?? DAEMON_DEFAULTS.seed }),
 };
 
 /** Parse the command line: benchmark names, then numeric options as `--name value`. */
