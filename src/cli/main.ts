@@ -1,22 +1,16 @@
 // The `tenace` command: one file per subcommand, dispatched here.
-import { checkConfigCommand } from './check-config.js';
-import { deckCommand } from './deck.js';
-import { emulateCommand } from './emulate.js';
-import { enrolCommand } from './enrol.js';
-import { listenCommand } from './listen.js';
-import { replayCommand } from './replay.js';
-import { runCommand } from './run.js';
-import { simulateCommand } from './simulate.js';
+type Command = (argv: string[]) => number | Promise<number>;
 
-const COMMANDS: Record<string, (argv: string[]) => number | Promise<number>> = {
-  replay: replayCommand,
-  run: runCommand,
-  simulate: simulateCommand,
-  listen: listenCommand,
-  emulate: emulateCommand,
-  deck: deckCommand,
-  enrol: enrolCommand,
-  'check-config': checkConfigCommand,
+// Each command is loaded when it is run: `tenace run` on a Pi should not pay for the emulator or the simulator.
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  replay: async () => (await import('./replay.js')).replayCommand,
+  run: async () => (await import('./run.js')).runCommand,
+  simulate: async () => (await import('./simulate.js')).simulateCommand,
+  listen: async () => (await import('./listen.js')).listenCommand,
+  emulate: async () => (await import('./emulate.js')).emulateCommand,
+  deck: async () => (await import('./deck.js')).deckCommand,
+  enrol: async () => (await import('./enrol.js')).enrolCommand,
+  'check-config': async () => (await import('./check-config.js')).checkConfigCommand,
 };
 
 const USAGE = `usage: tenace <command> [options]
@@ -45,12 +39,12 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return cmd ? 0 : 64;
   }
-  const run = COMMANDS[cmd];
-  if (!run) {
+  const load = COMMANDS[cmd];
+  if (!load) {
     process.stderr.write(`tenace: unknown command "${cmd}"\n${USAGE}`);
     return 64;
   }
-  return run(rest);
+  return (await load())(rest);
 }
 
 process.exitCode = await main(process.argv.slice(2));

@@ -14,11 +14,9 @@ import type { FeedCommand } from '../feed/commands.js';
 import { type BindingInterface, MultiBridge, presenceFromEvents, type SeatEvent } from '../hardware/bridge-driver.js';
 import { SeatMap } from '../hardware/seat-map.js';
 import { loadDecks } from '../hardware/deck.js';
-import { SerialScanner } from '../hardware/scanner-serial.js';
-import { HidScanner } from '../hardware/scanner-hid.js';
 import type { ScanErrorEvent } from '../hardware/tray-code.js';
-import { startWebView, type WebView } from '../web/server.js';
-import { startEmbeddedBroker, type EmbeddedBroker } from '../broker/embedded.js';
+import type { WebView } from '../web/server.js';
+import type { EmbeddedBroker } from '../broker/embedded.js';
 import { startWatchdog, type Watchdog } from './watchdog.js';
 
 /** A part of the daemon with a lifetime: hardware, scanner, feed, web view. */
@@ -81,10 +79,12 @@ export class Controller {
     this.log.info({ session: this.journal.session, events: restored.length, lastSeq: this.journal.lastSeq }, 'journal replayed');
 
     if (c.mqtt.url === 'embedded') {
+      // Loaded only when used: aedes, ws and the web server cost start time and memory on a Pi.
+      const { startEmbeddedBroker } = await import('../broker/embedded.js');
       this.broker = await startEmbeddedBroker({ host: '127.0.0.1' });
       this.log.info({ url: this.broker.url }, 'embedded broker started');
     }
-    this.extensions.push(await this.feedExtension(), ...this.hardwareExtensions(restored), ...this.scannerExtensions(), this.webExtension(), ...(this.opts.extensions ?? []));
+    this.extensions.push(await this.feedExtension(), ...this.hardwareExtensions(restored), ...await this.scannerExtensions(), this.webExtension(), ...(this.opts.extensions ?? []));
     for (const ext of this.extensions) {
       try {
         await ext.start();
@@ -184,12 +184,12 @@ export class Controller {
     return [{ name: 'bridges', start: () => multi.start(), stop: () => multi.stop() }];
   }
 
-  private scannerExtensions(): Extension[] {
+  private async scannerExtensions(): Promise<Extension[]> {
     const s = this.opts.config.hardware.scanner;
     if (s.mode === 'none') return [];
     const scanner = s.mode === 'serial'
-      ? new SerialScanner({ path: s.port!, baudRate: s.baudRate, terminator: s.terminator, interByteMs: s.interByteTimeoutMs, binding: this.opts.binding })
-      : new HidScanner({ target: s.port ? { path: s.port } : { vendorId: s.vendorId!, productId: s.productId! } });
+      ? new (await import('../hardware/scanner-serial.js')).SerialScanner({ path: s.port!, baudRate: s.baudRate, terminator: s.terminator, interByteMs: s.interByteTimeoutMs, binding: this.opts.binding })
+      : new (await import('../hardware/scanner-hid.js')).HidScanner({ target: s.port ? { path: s.port } : { vendorId: s.vendorId!, productId: s.productId! } });
     scanner.on('tray', (ev) => { this.ingest(ev).catch((err) => this.log.error({ err }, 'tray scan not journaled')); });
     scanner.on('scan-error', (e: ScanErrorEvent) => {
       this.stats.scanErrors++;
@@ -205,6 +205,7 @@ export class Controller {
       start: async () => {
         if (!c.http.port && !this.broker) return;
         const wsUrl = this.broker ? '/mqtt' : c.mqtt.url.replace(/^mqtts?:\/\/([^:/]+).*$/, 'ws://$1:9001');
+        const { startWebView } = await import('../web/server.js');
         this.web = await startWebView({ port: c.http.port, host: c.http.host, club: c.club.id, table: c.table.id, base: c.mqtt.baseTopic, wsUrl });
         if (this.broker) this.broker.attachWebSocket(this.web.server, '/mqtt');
         this.log.info({ url: this.web.url }, 'table view');
