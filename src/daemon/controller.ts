@@ -203,7 +203,6 @@ export class Controller {
     return {
       name: 'web',
       start: async () => {
-        if (!c.http.port && !this.broker) return;
         const wsUrl = this.broker ? '/mqtt' : c.mqtt.url.replace(/^mqtts?:\/\/([^:/]+).*$/, 'ws://$1:9001');
         const { startWebView } = await import('../web/server.js');
         this.web = await startWebView({ port: c.http.port, host: c.http.host, club: c.club.id, table: c.table.id, base: c.mqtt.baseTopic, wsUrl });
