@@ -288,7 +288,12 @@ while True:
     print(json.dumps({"message": data.decode(), "fds": len(fds)}), flush=True)
 `;
 
-describe.skipIf(!havePython || !haveNotify)('startWatchdog with the real systemd-notify', () => {
+describe('startWatchdog with the real systemd-notify', () => {
+  it('has python3 (the stand-in for systemd\'s socket) and systemd-notify to run with', () => {
+    expect(havePython, 'python3 is missing').toBe(true);
+    expect(haveNotify, 'systemd-notify is missing: apt-get install systemd').toBe(true);
+  });
+
   it('delivers READY=1, WATCHDOG=1, STATUS= and STOPPING=1 to $NOTIFY_SOCKET', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tenace-notify-'));
     const socketPath = join(dir, 'notify');
