@@ -93,7 +93,8 @@ export class DealPlay {
   readonly findings: Finding[] = [];
   readonly notes: string[] = [];
   private claim: { side: number; tricks: number; seat: number; atTrick: number } | null = null;
-  private readonly exchanged = [false, false, false, false];
+  /** Humbug: a bit per seat that has exchanged its hand. */
+  private exchanged = 0;
   private penaltyChoice: 'tricks' | 'points' | undefined;
   /** Cards lying face up in each seat's zone: a 13-bit mask per seat and suit (index seat * 4 + suit). */
   private readonly zones = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -188,6 +189,35 @@ export class DealPlay {
   /** Cards played to the trick in progress, in play order. */
   currentCards(): number[] {
     return this.flatCards.slice(this.curStart);
+  }
+
+  /** Completed trick `k` (0-based) as a record; `cards` keeps the play order in its key order. */
+  private trickRecord(k: number): TrickRecord {
+    const from = this.trickStart[k], to = this.trickStart[k + 1];
+    const fs = this.flatSeats, fc = this.flatCards;
+    const leader = fs[from];
+    const winner = SEATS[this.trickWinner[k]];
+    const f = (i: number) => formatCard(fc[from + i]);
+    const clockwise = to - from === 4 && fs[from + 1] === ((leader + 1) & 3) && fs[from + 2] === ((leader + 2) & 3) && fs[from + 3] === ((leader + 3) & 3);
+    if (clockwise) {
+      // One object literal per leader: four fixed shapes instead of a keyed store per card.
+      switch (leader) {
+        case 0: return { leader: 'N', cards: { N: f(0), E: f(1), S: f(2), W: f(3) }, winner };
+        case 1: return { leader: 'E', cards: { E: f(0), S: f(1), W: f(2), N: f(3) }, winner };
+        case 2: return { leader: 'S', cards: { S: f(0), W: f(1), N: f(2), E: f(3) }, winner };
+        default: return { leader: 'W', cards: { W: f(0), N: f(1), E: f(2), S: f(3) }, winner };
+      }
+    }
+    const cards: Partial<Record<Seat, string>> = {};
+    let inOrder = true;
+    for (let i = from; i < to; i++) {
+      cards[SEATS[fs[i]]] = formatCard(fc[i]);
+      if (i > from && fs[i] !== this.nextOf[fs[i - 1]]) inOrder = false;
+    }
+    const t: TrickRecord = { leader: SEATS[leader], cards, winner };
+    // `order` spells the play order out only when it was not clockwise (a play out of turn).
+    if (!inOrder) t.order = fs.slice(from, to).map((x) => SEATS[x]);
+    return t;
   }
 
   /** True when completed trick `k` (0-based) holds the card. */
@@ -336,15 +366,15 @@ export class DealPlay {
 
   private inferExchange(seat: number, card: number): void {
     // Humbug: a player may exchange his hand for the one on his right; the first card he plays shows it.
-    if (!this.hands || this.exchanged[seat] || this.playedCount[seat] > 0 || holds(this.hands[seat], card)) return;
+    if (!this.hands || (this.exchanged & (1 << seat)) || this.playedCount[seat] > 0 || holds(this.hands[seat], card)) return;
     const right = (seat + 3) & 3;
     if (holds(this.hands[right], card)) this.exchange(seat);
   }
 
   /** Humbug: the player takes up the hand on his right instead of his own. */
   exchange(seat: number): void {
-    if (this.exchanged[seat]) return;
-    this.exchanged[seat] = true;
+    if (this.exchanged & (1 << seat)) return;
+    this.exchanged |= 1 << seat;
     if (!this.hands) return;
     const right = (seat + 3) & 3;
     const mine = this.hands[seat];
@@ -490,7 +520,7 @@ export class DealPlay {
     this.quitLifted = 0;
     this.curMask = 0;
     this.curFalseLead = false;
-    this.mayWithdraw = [];
+    if (this.mayWithdraw.length) this.mayWithdraw = [];
     this.properLeader = winner;
     this.ctx.trick = this.trickNumber;
     // Demands tied to this trick (highest/lowest, trump or not) cannot outlive it.
@@ -862,21 +892,7 @@ export class DealPlay {
     });
     const names = this.seats.length === 2 ? this.seats.map((s) => SEATS[s]) : ['NS', 'EW'];
     const tricks: TrickRecord[] = [];
-    for (let k = 0; k < this.trickWinner.length; k++) {
-      const from = this.trickStart[k], to = this.trickStart[k + 1];
-      const leader = this.flatSeats[from];
-      const cards: Partial<Record<Seat, string>> = {};
-      let clockwise = true;
-      for (let i = from; i < to; i++) {
-        const seat = this.flatSeats[i];
-        cards[SEATS[seat]] = formatCard(this.flatCards[i]);
-        if (i > from && seat !== this.nextOf[this.flatSeats[i - 1]]) clockwise = false;
-      }
-      const t: TrickRecord = { leader: SEATS[leader], cards, winner: SEATS[this.trickWinner[k]] };
-      // `cards` keeps the play order in its keys; `order` spells it out only when it was not clockwise.
-      if (!clockwise) t.order = this.flatSeats.slice(from, to).map((x) => SEATS[x]);
-      tricks.push(t);
-    }
+    for (let k = 0; k < this.trickWinner.length; k++) tricks.push(this.trickRecord(k));
     const r: DealResult = {
       board: this.board, variant: this.variant.name, tricks,
       tricksWon: { NS: won[0], EW: won[1] }, findings: this.findings, scored: { NS: scored[0], EW: scored[1] },

@@ -15,6 +15,8 @@ export interface TableOptions {
   variant?: string;
   /** Force this variant on every deal (the CLI's --variant). */
   forceVariant?: string;
+  /** Keep the deal's events so that an `undo` can fold it again (default true; replay turns it off for logs without undo). */
+  keepEvents?: boolean;
 }
 
 /** A public snapshot of the trick in progress. */
@@ -34,9 +36,11 @@ export class Table {
   private lastTray: string | undefined;
   /** The events of the deal in progress, its deal event first: an undo folds them again. */
   private dealEvents: TableEvent[] = [];
+  private readonly keepEvents: boolean;
 
   constructor(opts: TableOptions = {}) {
     this.opts = opts;
+    this.keepEvents = opts.keepEvents ?? true;
   }
 
   /** Fold one table-log event; returns the findings it produced. */
@@ -56,7 +60,7 @@ export class Table {
       return NONE;
     }
     const d = this.ensureDeal();
-    this.dealEvents.push(ev);
+    if (this.keepEvents) this.dealEvents.push(ev);
     const before = d.findings.length;
     switch (ev.type) {
       case 'place': d.place(seatIndex(ev.seat), ev.card, ev.seq, ev.tag); break;
@@ -219,8 +223,11 @@ export class Table {
 }
 
 /** Fold a whole table log (one or more deals) into the DESIGN §5 result. */
-export function replay(events: Iterable<TableEvent>, opts: TableOptions = {}): ReplayResult {
-  const t = new Table(opts);
-  for (const ev of events) t.apply(ev);
+export function replay(events: readonly TableEvent[], opts: TableOptions = {}): ReplayResult {
+  // Only a log with an undo in it ever folds a deal again; the others need not keep their events.
+  let undo = false;
+  for (let i = 0; i < events.length; i++) if (events[i].type === 'undo') { undo = true; break; }
+  const t = new Table({ keepEvents: undo, ...opts });
+  for (let i = 0; i < events.length; i++) t.apply(events[i]);
   return { deals: t.results() };
 }
