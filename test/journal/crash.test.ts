@@ -4,7 +4,7 @@
 // Two lanes (fsync always and group) run side by side, and each lane keeps a few children warming up while the
 // current one runs, so 20+ kills fit in the time budget.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -148,8 +148,9 @@ async function lane(dir: string, mode: 'always' | 'group', kills: number, deadli
       lastAcked = ev.seq!;
       acked.set(ev.seq!, JSON.stringify(ev));
     }
-    const files = readdirSync(dir).filter((f) => f.endsWith('.ndjson'));
-    // A first child killed while opening may not have created the session file yet; then it acknowledged nothing.
+    // A first child killed while opening may not have created the folder or the session file yet; then it
+    // acknowledged nothing.
+    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.ndjson')) : [];
     expect(files.length, `${mode} kill ${done}: session files`).toBeLessThanOrEqual(1);
     if (acked.size > 0) expect(files.length, `${mode} kill ${done}: session files`).toBe(1);
     if (files.length === 1 && checkAfterKill(join(dir, files[0]), acked, `${mode} kill ${done}`)) tornSeen++;
