@@ -27,8 +27,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   for (const w of loaded.warnings) log.warn({ path: w.path }, w.message);
   const password = config.mqtt.passwordFile ? readFileSync(config.mqtt.passwordFile, 'utf8').split('\n')[0] : undefined;
   const controller = new Controller({ config, log, password });
-  await controller.start();
-  await new Promise<void>((resolve) => {
+  // Listen for the stop signal before starting: systemd may stop us while the journal is still replaying.
+  const stopped = new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       log.info({ signal }, 'stopping');
       resolve();
@@ -36,6 +36,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   });
+  await controller.start();
+  await stopped;
   await controller.stop();
   return 0;
 }
