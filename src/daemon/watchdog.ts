@@ -136,8 +136,18 @@ export function startWatchdog(options: WatchdogOptions = {}): Watchdog {
   }
 
   /** Send one message; resolves when the child has exited (or could not start). */
+  // Each notification is its own child process, so two can reach systemd in either order; stop() waits for these.
+  const inflight = new Set<Promise<void>>();
+
   function send(lines: string[]): Promise<void> {
     if (!enabled) return Promise.resolve();
+    const p = sendNow(lines);
+    inflight.add(p);
+    void p.then(() => inflight.delete(p));
+    return p;
+  }
+
+  function sendNow(lines: string[]): Promise<void> {
     return new Promise((resolve) => {
       let child: NotifyChild;
       try {
@@ -221,7 +231,8 @@ export function startWatchdog(options: WatchdogOptions = {}): Watchdog {
       timer = undefined;
       const lines = ['STOPPING=1'];
       if (status !== undefined) lines.push(`STATUS=${oneLine(status)}`);
-      return send(lines);
+      // STOPPING=1 must be the last word systemd hears: let earlier STATUS/WATCHDOG messages land first.
+      return Promise.all([...inflight]).then(() => send(lines));
     },
   };
 }
