@@ -276,28 +276,23 @@ bool Bridge::sendSnapshot() {
         f.seq = dry.take();
         bytes += encodeFrame(f, buf, sizeof buf);
     };
-    measure(head);
-    for (uint8_t r = 0; r < readers_; ++r) {
-        for (uint8_t i = 0; i < presence_[r].size(); ++i) {
-            Frame t = frameOf(MsgType::Tag);
-            t.reader = r;
-            t.uid = presence_[r].tag(i);
-            measure(t);
+    // The snapshot's frames in order: head, one `tag` per present tag (readers in index order), tail.
+    auto eachFrame = [&](auto&& use) {
+        use(head);
+        for (uint8_t r = 0; r < readers_; ++r) {
+            for (uint8_t i = 0; i < presence_[r].size(); ++i) {
+                Frame t = frameOf(MsgType::Tag);
+                t.reader = r;
+                t.uid = presence_[r].tag(i);
+                use(t);
+            }
         }
-    }
-    measure(tail);
+        use(tail);
+    };
+    eachFrame(measure);
     if (out_.room() < bytes) return false;
 
-    emit(head);
-    for (uint8_t r = 0; r < readers_; ++r) {
-        for (uint8_t i = 0; i < presence_[r].size(); ++i) {
-            Frame t = frameOf(MsgType::Tag);
-            t.reader = r;
-            t.uid = presence_[r].tag(i);
-            emit(t);
-        }
-    }
-    emit(tail);
+    eachFrame([&](Frame& f) { emit(f); });
     snapshotPending_ = false;
     return true;
 }
