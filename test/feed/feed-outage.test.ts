@@ -1,5 +1,7 @@
 // (b) The broker dies mid-deal and comes back: the journal is the outbox, so every event arrives, in order after
 // de-duplication by seq, and the retained state is fresh. Runs its own mosquitto on a free port.
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { type TestContext, describe, it } from 'vitest';
 import type { TableEvent } from '../../src/formats/table-log.js';
 import { Feed, MemoryDeliveryMark, MemoryEventSource } from '../../src/feed/mqtt-feed.js';
@@ -87,8 +89,10 @@ describe.concurrent('broker outage', () => {
     }
     await feed.whenDelivered(half, 5000);
     await waitFor(() => mirror.state?.seq === half, 5000, 'the mirror to follow the first half');
-    // Let mosquitto's autosave (every second) store the spectator's session before the crash.
-    await sleep(Math.max(0, 1300 - (Date.now() - subscribedAt)));
+    // Let mosquitto's autosave (every second) store the spectator's session before the crash: wait for a save of
+    // the database that came after the subscription, not for a fixed time (a loaded machine saves late).
+    const db = join(broker.dir, 'mosquitto.db');
+    await waitFor(() => existsSync(db) && statSync(db).mtimeMs > subscribedAt + 100, 8000, 'an autosave after the subscription');
 
     await broker.stop('SIGKILL');
     const downAt = Date.now();
