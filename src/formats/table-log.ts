@@ -35,10 +35,28 @@ export interface DealEvent extends Stamped {
   overplay?: boolean;
 }
 
+/**
+ * Extension: where a seat event came from on the wire: the firmware bridge, its boot id and the device seq of
+ * the `arrive`/`leave` line (PROTOCOL.md v2). The driver resumes from the last one journaled after any doubt.
+ */
+export interface EventSource { bridge: string; boot: number; seq: number }
+
+/** Fields shared by place and lift. */
+interface SeatEventFields extends Stamped {
+  seat: Seat;
+  card?: string;
+  tag?: string;
+  src?: EventSource;
+  /**
+   * Extension: found by reconciling a presence snapshot, not read from the ordered stream: the card changed
+   * place at some moment the table did not see, so this event's position in the play is not known.
+   */
+  orderUnknown?: true;
+}
 /** A card appears face up in a seat's zone. `tag` (hex UID) stands alone when the tag is in no known deck. */
-export interface PlaceEvent extends Stamped { type: 'place'; seat: Seat; card?: string; tag?: string }
+export interface PlaceEvent extends SeatEventFields { type: 'place' }
 /** A card leaves a seat's zone; an unknown tag leaves with `tag` alone. */
-export interface LiftEvent extends Stamped { type: 'lift'; seat: Seat; card?: string; tag?: string }
+export interface LiftEvent extends SeatEventFields { type: 'lift' }
 export interface TrayEvent extends Stamped { type: 'tray'; code: string }
 export interface ClaimEvent extends Stamped { type: 'claim'; seat: Seat; tricks: number }
 
@@ -95,6 +113,18 @@ function cardField(o: Record<string, unknown>, f: string): string | null {
   return r.ok ? null : `"${f}": ${r.error}`;
 }
 
+/** Check the optional `src` and `orderUnknown` of a place or lift; a sentence naming the field, or null. */
+function sourceFields(e: Record<string, unknown>): string | null {
+  if (e.orderUnknown !== undefined && e.orderUnknown !== true) return '"orderUnknown" must be true when present';
+  if (e.src === undefined) return null;
+  const s = e.src as Record<string, unknown>;
+  const u16 = (v: unknown) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 65535;
+  if (typeof s !== 'object' || s === null || typeof s.bridge !== 'string' || !u16(s.boot) || !u16(s.seq)) {
+    return '"src" must be {"bridge": id, "boot": 0-65535, "seq": 0-65535}';
+  }
+  return null;
+}
+
 /** Check one parsed object against the TableEvent shapes; returns a sentence naming the field, or null. */
 export function validateTableEvent(o: unknown): string | null {
   if (typeof o !== 'object' || o === null || Array.isArray(o)) return 'each line must be a JSON object';
@@ -123,11 +153,12 @@ export function validateTableEvent(o: unknown): string | null {
       return null;
     }
     case 'place':
+    case 'lift': {
+      const x = sourceFields(e);
+      if (x) return x;
       if (e.card === undefined && typeof e.tag === 'string' && /^[0-9A-Fa-f]{2,40}$/.test(e.tag)) return seatField(e, 'seat');
       return seatField(e, 'seat') ?? cardField(e, 'card');
-    case 'lift':
-      if (e.card === undefined && typeof e.tag === 'string' && /^[0-9A-Fa-f]{2,40}$/.test(e.tag)) return seatField(e, 'seat');
-      return seatField(e, 'seat') ?? cardField(e, 'card');
+    }
     case 'undo':
       return Number.isInteger(e.target) && (e.target as number) >= 0 ? null : '"target" must be the seq of the event to undo';
     case 'contract':
