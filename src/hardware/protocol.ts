@@ -1,4 +1,4 @@
-// The firmware-bridge line protocol, version 1: codec for both directions.
+// The firmware-bridge line protocol, version 2: codec for both directions.
 //
 // firmware-bridge/PROTOCOL.md is the contract; firmware-bridge/vectors/protocol-vectors.json pins it
 // down byte for byte, and test/hardware/protocol.test.ts checks every vector against this module.
@@ -8,7 +8,7 @@
 // A decoded frame (PROTOCOL.md §13) is a plain object: `seq`, `type`, and exactly the fields of its
 // type, with JSON types (numbers as numbers, `hb.tags` as an array of numbers).
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 /** Maximum line length in bytes, without the terminator (PROTOCOL.md §3). */
 export const MAX_LINE = 96;
 /** Largest sequence number, device and host alike. */
@@ -20,6 +20,11 @@ export const POLL_MS_MAX = 1000;
 export const MISSES_MIN = 1;
 export const MISSES_MAX = 20;
 export const MAX_FIRMWARE_LENGTH = 16;
+/** Boot ids: 1..65535, a new random one at every reset (PROTOCOL.md §5; 0 is never used). */
+export const BOOT_MIN = 1;
+export const BOOT_MAX = 65535;
+/** arrive/leave lines the device keeps for `since` (PROTOCOL.md §11, `kEventLogSize`). */
+export const EVENT_LOG_SIZE = 256;
 
 export type Frame = { seq: number; type: string; [field: string]: unknown };
 
@@ -65,23 +70,28 @@ export const DEVICE_TYPES = [
   'tag',
   'snapend',
   'identity',
+  'replay',
+  'rec',
+  'replayend',
 ] as const;
-export const HOST_TYPES = ['ping', 'reset', 'present', 'set', 'ident'] as const;
+export const HOST_TYPES = ['ping', 'reset', 'present', 'set', 'ident', 'since'] as const;
 export type DeviceType = (typeof DEVICE_TYPES)[number];
 export type HostType = (typeof HOST_TYPES)[number];
 
 export const RESET_CAUSES = ['power', 'pin', 'watchdog', 'host', 'debug', 'unknown'] as const;
 export const READER_FAULTS = ['no-chip', 'timeout', 'comm', 'overfull'] as const;
 export const ERR_LINE_CODES = ['too-long', 'bad-char', 'no-checksum', 'bad-crc', 'bad-frame', 'bad-seq'] as const;
-export const NAK_CODES = ['unknown-type', 'missing-field', 'extra-field', 'bad-field'] as const;
+export const NAK_CODES = ['unknown-type', 'missing-field', 'extra-field', 'bad-field', 'gone'] as const;
+/** The type word a `rec` carries: the logged line's type. */
+export const REC_KINDS = ['arrive', 'leave'] as const;
 export type ReaderState = 'O' | 'W' | 'F';
 
 // ---- typed views of decoded frames (for consumers; decodeLine returns the generic Frame) ----
 
-export type HelloFrame = { seq: number; type: 'hello'; fw: string; proto: number; readers: number; reset: string };
+export type HelloFrame = { seq: number; type: 'hello'; fw: string; proto: number; readers: number; reset: string; boot: number };
 export type IdentityFrame = Omit<HelloFrame, 'type'> & { type: 'identity'; uptimeS: number };
 export type CfgFrame = { seq: number; type: 'cfg'; pollMs: number; misses: number };
-export type HbFrame = { seq: number; type: 'hb'; uptimeS: number; status: string; tags: number[] };
+export type HbFrame = { seq: number; type: 'hb'; uptimeS: number; status: string; tags: number[]; boot: number };
 export type TagEventFrame = { seq: number; type: 'arrive' | 'leave' | 'tag'; reader: number; uid: string };
 export type ErrFrame =
   | { seq: number; type: 'err'; kind: 'reader'; reader: number; code: string }
@@ -91,6 +101,9 @@ export type AckFrame = { seq: number; type: 'ack'; hseq: number; cmd: string };
 export type NakFrame = { seq: number; type: 'nak'; hseq: number; code: string };
 export type SnapFrame = { seq: number; type: 'snap'; hseq: number; total: number };
 export type SnapEndFrame = { seq: number; type: 'snapend'; hseq: number; total: number; status: string };
+export type SinceFrame = { seq: number; type: 'since'; boot: number; after: number };
+export type ReplayFrame = { seq: number; type: 'replay' | 'replayend'; hseq: number; count: number };
+export type RecFrame = { seq: number; type: 'rec'; oseq: number; kind: 'arrive' | 'leave'; reader: number; uid: string };
 
 // ---- CRC-8/SMBUS ----
 
@@ -155,9 +168,9 @@ function oneOf<T extends string>(list: readonly T[], s: string): s is T {
 }
 
 const FIELD_COUNT: Record<string, number> = {
-  hello: 4,
+  hello: 5,
   cfg: 2,
-  hb: 3,
+  hb: 4,
   arrive: 2,
   leave: 2,
   ack: 2,
@@ -165,12 +178,16 @@ const FIELD_COUNT: Record<string, number> = {
   snap: 2,
   tag: 2,
   snapend: 3,
-  identity: 5,
+  identity: 6,
+  replay: 2,
+  rec: 4,
+  replayend: 2,
   ping: 0,
   reset: 0,
   present: 0,
   set: 2,
   ident: 0,
+  since: 2,
 };
 
 /** Parses the fields of `type` (tokens after the type) into `f`; false on the first bad field. */
@@ -193,6 +210,9 @@ function parseFields(type: string, fld: string[], f: Frame): boolean {
         if (up === undefined) return false;
         f.uptimeS = up;
       }
+      const boot = decimal(fld[type === 'identity' ? 5 : 4], BOOT_MIN, BOOT_MAX);
+      if (boot === undefined) return false;
+      f.boot = boot;
       return true;
     }
     case 'cfg':
@@ -217,9 +237,12 @@ function parseFields(type: string, fld: string[], f: Frame): boolean {
         if (c < 0x30 || c > 0x39) return false;
         counts.push(c - 0x30);
       }
+      const boot = decimal(fld[3], BOOT_MIN, BOOT_MAX);
+      if (boot === undefined) return false;
       f.uptimeS = up;
       f.status = fld[1];
       f.tags = counts;
+      f.boot = boot;
       return true;
     }
     case 'arrive':
@@ -281,6 +304,35 @@ function parseFields(type: string, fld: string[], f: Frame): boolean {
       f.hseq = hseq;
       f.total = total;
       if (type === 'snapend') f.status = fld[2];
+      return true;
+    }
+    case 'since': {
+      const boot = decimal(fld[0], BOOT_MIN, BOOT_MAX);
+      const after = decimal(fld[1], 0, SEQ_MAX);
+      if (boot === undefined || after === undefined) return false;
+      f.boot = boot;
+      f.after = after;
+      return true;
+    }
+    case 'replay':
+    case 'replayend': {
+      const hseq = decimal(fld[0], 0, SEQ_MAX);
+      const count = decimal(fld[1], 0, SEQ_MAX);
+      if (hseq === undefined || count === undefined) return false;
+      f.hseq = hseq;
+      f.count = count;
+      return true;
+    }
+    case 'rec': {
+      // oseq is a device seq of an arrive/leave line, which is never 0 (the hello's).
+      const oseq = decimal(fld[0], 1, SEQ_MAX);
+      if (oseq === undefined || !oneOf(REC_KINDS, fld[1])) return false;
+      const reader = decimal(fld[2], 0, MAX_READERS - 1);
+      if (reader === undefined || !isUidHex(fld[3])) return false;
+      f.oseq = oseq;
+      f.kind = fld[1];
+      f.reader = reader;
+      f.uid = fld[3];
       return true;
     }
     case 'ping':
@@ -388,16 +440,16 @@ function fieldTokens(frame: Frame): string[] {
   const s = (k: string): string => String(f[k]);
   switch (frame.type) {
     case 'hello':
-      return [s('fw'), s('proto'), s('readers'), s('reset')];
+      return [s('fw'), s('proto'), s('readers'), s('reset'), s('boot')];
     case 'identity':
-      return [s('fw'), s('proto'), s('readers'), s('reset'), s('uptimeS')];
+      return [s('fw'), s('proto'), s('readers'), s('reset'), s('uptimeS'), s('boot')];
     case 'cfg':
     case 'set':
       return [s('pollMs'), s('misses')];
     case 'hb': {
       const tags = f.tags;
       if (!Array.isArray(tags)) throw new Error('encodeFrame: hb.tags must be an array of digits');
-      return [s('uptimeS'), s('status'), tags.map((n) => String(n)).join('')];
+      return [s('uptimeS'), s('status'), tags.map((n) => String(n)).join(''), s('boot')];
     }
     case 'arrive':
     case 'leave':
@@ -422,6 +474,13 @@ function fieldTokens(frame: Frame): string[] {
       return [s('hseq'), s('total')];
     case 'snapend':
       return [s('hseq'), s('total'), s('status')];
+    case 'since':
+      return [s('boot'), s('after')];
+    case 'replay':
+    case 'replayend':
+      return [s('hseq'), s('count')];
+    case 'rec':
+      return [s('oseq'), s('kind'), s('reader'), s('uid')];
     case 'ping':
     case 'reset':
     case 'present':
@@ -467,6 +526,29 @@ export function isHostType(type: string): type is HostType {
 export function nextDeviceSeq(last: number): number {
   return last >= SEQ_MAX ? 1 : last + 1;
 }
+/**
+ * True when device seq `a` comes after `b` in the wrapping order of PROTOCOL.md §4:
+ * 1 ≤ (a − b) mod 65535 < 32767. `b` may be 0 (the hello).
+ */
+export function seqAfter(a: number, b: number): boolean {
+  const d = (a - b + SEQ_MAX) % SEQ_MAX;
+  return d >= 1 && d < Math.floor(SEQ_MAX / 2);
+}
+
+/**
+ * The `proto` that a `hello` or `identity` line with a good checksum announces, even when the rest
+ * of the line is not valid version 2 (a version 1 device's hello has no `boot`): lets a host say
+ * "this bridge speaks protocol N" instead of counting a bad line. Undefined for anything else.
+ */
+export function announcedProto(line: string): number | undefined {
+  const body = line.replace(/\r$/, '');
+  if (body.length < 4 || body.charCodeAt(body.length - 3) !== 0x2a) return undefined;
+  if (withCrc(body.slice(0, -3)) !== body) return undefined;
+  const tok = body.slice(0, -3).split(' ');
+  if (tok[1] !== 'hello' && tok[1] !== 'identity') return undefined;
+  return tok.length > 3 ? decimal(tok[3], 1, 255) : undefined;
+}
+
 /** Next host seq (wraps 65535 → 0). */
 export function nextHostSeq(last: number): number {
   return last >= SEQ_MAX ? 0 : last + 1;

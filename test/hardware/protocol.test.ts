@@ -1,10 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
+  announcedProto,
   crc8,
   decodeLine,
   encodeFrame,
+  HOST_TYPES,
   LINE_ERRORS,
+  NAK_CODES,
+  PROTOCOL_VERSION,
+  seqAfter,
   SeqTracker,
   withCrc,
   type Frame,
@@ -29,9 +34,21 @@ describe('protocol vectors (firmware-bridge/vectors/protocol-vectors.json)', () 
     expect(vectors.length).toBeGreaterThan(100);
     const types = new Set(vectors.filter((v) => v.valid).map((v) => (v as { frame: Frame }).frame.type));
     for (const t of ['hello', 'cfg', 'hb', 'arrive', 'leave', 'err', 'ack', 'nak', 'snap', 'tag', 'snapend',
-      'identity', 'ping', 'reset', 'present', 'set', 'ident']) expect(types.has(t), t).toBe(true);
+      'identity', 'replay', 'rec', 'replayend', 'ping', 'reset', 'present', 'set', 'ident', 'since']) expect(types.has(t), t).toBe(true);
     const errors = new Set(vectors.filter((v) => !v.valid).map((v) => (v as { error: string }).error));
     for (const e of LINE_ERRORS) expect(errors.has(e), e).toBe(true);
+  });
+
+  it('every ack cmd and every nak code has a valid vector, and every device hello/identity is version 2', () => {
+    const frames = vectors.filter((v) => v.valid).map((v) => (v as { frame: Frame }).frame);
+    const acked = new Set(frames.filter((f) => f.type === 'ack').map((f) => f.cmd));
+    for (const c of HOST_TYPES) expect(acked.has(c), c).toBe(true);
+    const naks = new Set(frames.filter((f) => f.type === 'nak').map((f) => f.code));
+    for (const c of NAK_CODES) expect(naks.has(c), c).toBe(true);
+    expect(PROTOCOL_VERSION).toBe(2);
+    // one hello deliberately claims protocol 9 (an incompatible device); every other one is v2
+    const protos = frames.filter((f) => f.type === 'hello' || f.type === 'identity').map((f) => f.proto);
+    expect(protos.filter((p) => p !== PROTOCOL_VERSION)).toEqual([9]);
   });
 
   for (const [i, v] of vectors.entries()) {
@@ -91,6 +108,38 @@ describe('encodeFrame', () => {
     expect(() => encodeFrame({ seq: 3, type: 'arrive', reader: 0, uid: '04a1b2c3' })).toThrow();
     expect(() => encodeFrame({ seq: 0, type: 'arrive', reader: 0, uid: '04A1B2C3' })).toThrow();
     expect(() => encodeFrame({ seq: 3, type: 'err', kind: 'fire' })).toThrow();
+    expect(() => encodeFrame({ seq: 0, type: 'hello', fw: '1', proto: 2, readers: 4, reset: 'power', boot: 0 })).toThrow();
+    expect(() => encodeFrame({ seq: 9, type: 'rec', oseq: 3, kind: 'tag', reader: 0, uid: 'DEADBEEF' })).toThrow();
+    expect(() => encodeFrame({ seq: 9, type: 'since', boot: 1 })).toThrow();
+  });
+});
+
+describe('seqAfter (PROTOCOL.md §4 modular order)', () => {
+  it('orders device seqs across the 65535 → 1 wrap, and everything after the hello (0)', () => {
+    expect(seqAfter(8, 7)).toBe(true);
+    expect(seqAfter(7, 8)).toBe(false);
+    expect(seqAfter(7, 7)).toBe(false);
+    expect(seqAfter(1, 65535)).toBe(true);
+    expect(seqAfter(65535, 1)).toBe(false);
+    expect(seqAfter(5, 0)).toBe(true);
+    expect(seqAfter(32766, 0)).toBe(true);
+    expect(seqAfter(32767, 0)).toBe(false); // half the ring away: stale, as a §4 duplicate
+  });
+});
+
+describe('announcedProto', () => {
+  it('reads the proto of a hello/identity with a good CRC, even a version 1 one that no longer decodes', () => {
+    const v1 = withCrc('0 hello 1.0.0 1 4 power');
+    expect(decodeLine(v1)).toEqual({ ok: false, error: 'missing-field' });
+    expect(announcedProto(v1)).toBe(1);
+    expect(announcedProto(`${withCrc('7 identity 1.0.0 9 4 power 5 3')}\r`)).toBe(9);
+    expect(announcedProto(withCrc('0 hello 1.0.0 2 4 power 4660'))).toBe(2);
+  });
+  it('is undefined for other types, a bad CRC or a malformed proto', () => {
+    expect(announcedProto(withCrc('3 hb 2 OOOO 0000 7'))).toBeUndefined();
+    expect(announcedProto('0 hello 1.0.0 1 4 power*00')).toBeUndefined();
+    expect(announcedProto(withCrc('0 hello 1.0.0 01 4 power 7'))).toBeUndefined();
+    expect(announcedProto(withCrc('0 hello'))).toBeUndefined();
   });
 });
 
