@@ -15,9 +15,9 @@
 // Several decks load into one `DeckSet`; a UID found in two decks is a load error, because the
 // table could not tell the two cards apart.
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { formatCard, RANK_LETTERS, SUIT_LETTERS, tryParseCard } from '../cards/card.js';
+import { writeFileAtomicSync } from '../journal/atomic.js';
 import { isUidHex } from './protocol.js';
 
 export const DECK_FORMAT_VERSION = 1;
@@ -139,46 +139,9 @@ export function loadDeckFile(path: string): DeckFile {
   return parseDeck(text, path);
 }
 
-/**
- * Writes a file atomically: a temporary file in the same directory, fsync, rename over the target,
- * then fsync of the directory so the rename itself survives a power cut. A reader sees the old
- * file or the new one, never half of one.
- */
-export function writeFileAtomic(path: string, text: string): void {
-  const dir = dirname(path);
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`);
-  const fd = openSync(tmp, 'wx', 0o644);
-  try {
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
-  } catch (e) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* already gone */
-    }
-    throw e;
-  }
-  try {
-    const dfd = openSync(dir, 'r');
-    try {
-      fsyncSync(dfd);
-    } finally {
-      closeSync(dfd);
-    }
-  } catch {
-    /* some filesystems refuse fsync on a directory; the rename is still atomic */
-  }
-}
-
 /** Validates and writes a deck file atomically. */
 export function writeDeckFile(path: string, d: DeckFile): void {
-  writeFileAtomic(path, formatDeck(validateDeck(d, path)));
+  writeFileAtomicSync(path, formatDeck(validateDeck(d, path)));
 }
 
 /** Several decks loaded together: UID → {card, deck}. */

@@ -15,8 +15,8 @@ import {
   parseDeck,
   virtualDeck,
   writeDeckFile,
-  writeFileAtomic,
 } from '../../src/hardware/deck.js';
+import { writeFileAtomicSync } from '../../src/journal/atomic.js';
 import { isUidHex } from '../../src/hardware/protocol.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'tenace-deck-'));
@@ -93,7 +93,7 @@ describe('deck files', () => {
     expect(loadDeckFile(path).deck).toBe('two');
     expect(readdirSync(dir)).toEqual(['deck.json']);
     // a failing rename (target is a directory) cleans its temp file up
-    expect(() => writeFileAtomic(dir, 'x')).toThrow();
+    expect(() => writeFileAtomicSync(dir, 'x')).toThrow();
     expect(readdirSync(dir)).toEqual(['deck.json']);
   });
 });
