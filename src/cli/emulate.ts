@@ -4,7 +4,7 @@
 // (firmware-bridge/PROTOCOL.md): hello and heartbeats, answers to the host's commands, and an
 // `arrive`/`leave` for every place/lift of the log, on the reader under the event's seat, with the
 // UID of the card in the deck. It waits until a host (`tenace listen`, the daemon) has connected and
-// taken a snapshot, plays the log, keeps the bridge running for `--drain` ms so the host sees the
+// resynchronised (a snapshot or a replay), plays the log, keeps the bridge running for `--drain` ms so the host sees the
 // last lines and a heartbeat, then exits.
 //
 // Usually the port is one end of a pty pair:
@@ -43,7 +43,7 @@ const USAGE = `usage: tenace emulate (--port PATH | --pty DIR) --deck FILE --pla
   --deck FILE    the deck whose tags carry the cards (\`tenace deck --virtual\`), or virtual:ID
   --play LOG     a table log (.ndjson), PBN or LIN file
   --speed X      place/lift events per second, or max (default 10)
-  --faults SPEC  e.g. crc:0.01,flicker:0.05,lose:0.01,reset:at=120,unplug:at=200:for=1500
+  --faults SPEC  e.g. crc:0.01,flicker:0.05,lose:0.01,reset:at=120:hello=lost,unplug:at=200:for=1500,badhello:at=9
                  (see src/hardware/emulator-faults.ts)
   --wait MS      wait this long for the host to connect (default 60000); --no-wait plays at once
   --drain MS     keep running this long after the last event (default 1500)
@@ -153,7 +153,7 @@ export async function emulateCommand(argv: string[], deps: EmulateDeps = {}): Pr
     io.err(`tenace emulate: ${v.play} holds no place or lift event to play\n`);
     return 65;
   }
-  for (const f of [...faults.resets, ...faults.unplugs]) {
+  for (const f of [...faults.resets, ...faults.unplugs, ...faults.badHellos.map((at) => ({ at }))]) {
     if (f.at > rfid) io.err(`tenace emulate: warning: a fault at=${f.at} will not fire: the log has ${rfid} place/lift events\n`);
   }
 
@@ -215,7 +215,7 @@ export async function emulateCommand(argv: string[], deps: EmulateDeps = {}): Pr
       if (!synced) {
         io.err(abort.signal.aborted
           ? 'tenace emulate: interrupted\n'
-          : `tenace emulate: no host asked for a snapshot within ${ms} ms: start \`tenace listen --port ${pair ? pair.b : '<the other end>'} …\`, or pass --no-wait\n`);
+          : `tenace emulate: no host asked for a snapshot or a replay within ${ms} ms: start \`tenace listen --port ${pair ? pair.b : '<the other end>'} …\`, or pass --no-wait\n`);
         code = abort.signal.aborted ? 130 : 69;
         return code;
       }
@@ -252,7 +252,8 @@ export async function emulateCommand(argv: string[], deps: EmulateDeps = {}): Pr
     }
     const f = [
       st.corrupted && `${st.corrupted} corrupted`, st.lost && `${st.lost} lost`, st.flickers && `${st.flickers} repeated`,
-      st.resets && `${st.resets} resets`, st.unplugs && `${st.unplugs} unplugs`,
+      st.resets && `${st.resets} resets`, st.helloFaults && `${st.helloFaults} hellos lost or corrupted`,
+      st.unplugs && `${st.unplugs} unplugs`, st.badHellos && `${st.badHellos} foreign hellos`,
     ].filter(Boolean);
     say(`${result.aborted ? 'interrupted after' : 'played'} ${result.played} events (${result.skipped} skipped, ${result.trays} trays); ${st.linesSent} lines sent, ${st.hostLines} host lines${f.length ? `; faults: ${f.join(', ')}` : ''}`);
     if (result.hostWaitTimeouts) io.err(`tenace emulate: warning: the host did not resynchronise ${result.hostWaitTimeouts} time(s) after a reset or unplug\n`);

@@ -2,41 +2,53 @@
 //
 //   SPEC    = item *( "," item )
 //   item    = "crc:" RATE | "lose:" RATE | "flicker:" RATE          each line, with probability RATE
-//           | "reset:at=" N [ ":reason=" CAUSE ]                       the bridge restarts
+//           | "reset:at=" N [ ":reason=" CAUSE ] [ ":hello=" ( "lost" | "crc" ) ]   the bridge restarts
 //           | "unplug:at=" N ":for=" MS [ ":play=" K ]                  the USB cable is pulled
+//           | "badhello:at=" N                                         one foreign hello (protocol 9)
 //           | "seed:" INT                                              the random stream (default 1)
 //   RATE    = a probability 0..1, written as a number ("0.01") or "p=0.01"
 //   N       = the 1-based index of a played RFID event (place or lift): the fault happens just
 //             before that event is played
 //
-// Example: `crc:0.01,flicker:0.05,lose:0.01,reset:at=120,unplug:at=200:for=1500`.
+// Example: `crc:0.01,flicker:0.05,lose:0.01,reset:at=120:hello=lost,unplug:at=200:for=1500`.
 //
 // What each fault does on the wire (see emulator.ts for the device model):
 // - crc      one bit of the line's body is flipped: the host sees `bad-crc` (or `bad-char`), and the
-//            line's seq shows up as a gap at the next good line. Never applied to `hello` (without
-//            the hello the host cannot tell a reset from stale lines; PROTOCOL.md §4 keys on it).
+//            line's seq shows up as a gap at the next good line. Never applied to `hello` by the
+//            rate (a lost hello is its own fault: `reset:…:hello=`).
 // - lose     the line is dropped after its seq was used, as when the transmit buffer overflows;
-//            an `err overflow <n>` goes out before the next line (PROTOCOL.md §4, §5). Never
-//            applied to `hello` or snapshot lines (the device waits for room for a whole snapshot).
+//            an `err overflow <n>` goes out before the next line (PROTOCOL.md §4, §5). The dropped
+//            line is still in the event log (§11), as on the device. Never applied to `hello`,
+//            snapshot or replay lines (the device waits for room for a whole snapshot or replay).
 //            While a log is played, the next event waits until the host has resynchronised (a
-//            clean snapshot after the fault; PlayOptions.waitAfterFaults): people play far slower
-//            than a resynchronisation takes, and an emulator at full speed must not outrun it.
-//            The wait starts after the next line, which shows the host the gap; so a card whose
-//            place and lift are adjacent events could still be missed (not so in real play).
+//            clean snapshot after the fault, or a clean replay that covers it;
+//            PlayOptions.waitAfterFaults): people play far slower than a resynchronisation takes,
+//            and an emulator at full speed must not outrun it. The wait starts after the next
+//            line, which shows the host the gap; so a card whose place and lift are adjacent
+//            events could still be missed by a host that only takes snapshots (not so in real play).
 // - flicker  the emulator's choice: RC522 flicker that the firmware's debounce absorbs never reaches
 //            the wire, so it is not modelled as a leave/arrive pair (that would be a real lift and
 //            place). It is modelled as the noise a correct host must absorb idempotently
 //            (PROTOCOL.md §11): an `arrive` or `leave` line is sent a second time with a new seq.
 //            A v1 device does not do this; a host that turns it into a second place/lift is wrong.
-// - reset    the bridge restarts (default cause `watchdog`): hello (seq 0) and cfg, its presence
-//            sets start empty, the first poll re-sees every card still on the table (an `arrive`
-//            each), and readers are `W` until `misses` polls have passed.
+// - reset    the bridge restarts (default cause `watchdog`): a new boot id, hello (seq 0) and cfg,
+//            its presence sets and its event log (RAM) start empty, the first poll re-sees every
+//            card still on the table (an `arrive` each), and readers are `W` until `misses` polls
+//            have passed. `hello=lost`: that hello never reaches the host (a real reset re-enumerates
+//            USB, and a host that reopens the port late misses it; no `err overflow` follows, the
+//            device does not know). `hello=crc`: it arrives with one bit flipped. Either way the
+//            host learns of the reset from the boot id of the next `hb` (PROTOCOL.md §5).
 // - unplug   the cable is out for MS ms: no lines, no commands. With a pty pair the emulator owns
 //            (`--pty`, PtyPair in tests) the port really disappears and comes back; on a plain
 //            `--port` it falls silent instead (closing our end would end the user's socat). K log
 //            events (default 0) are played while the cable is out: they change the table, and the
 //            bridge, powered up again with reset cause `power`, sees the result. A card both placed
-//            and lifted within those K events cannot be seen by any hardware.
+//            and lifted within those K events cannot be seen by any hardware. A power cut: the
+//            event log is lost and the bridge comes back with a new boot id.
+// - badhello one line `0 hello <fw> 9 <readers> <reset> <boot>` with a valid CRC (the current boot
+//            id; it uses no seq of the device, whose next line goes on from the last): a host must
+//            report a protocol it does not implement, keep listening, and take the next valid v2
+//            `identity`/`hello`. The play then waits for the host to resynchronise, as after `lose`.
 import { RESET_CAUSES } from './protocol.js';
 
 export type ResetCause = (typeof RESET_CAUSES)[number];
@@ -45,10 +57,16 @@ export interface FaultPlan {
   crc: number;
   lose: number;
   flicker: number;
-  resets: { at: number; reason: ResetCause }[];
+  resets: { at: number; reason: ResetCause; hello?: HelloFault }[];
   unplugs: { at: number; forMs: number; play: number }[];
+  /** Where a foreign (protocol 9) hello is injected. */
+  badHellos: number[];
   seed: number;
 }
+
+/** What happens to the hello after a `reset` fault: it is lost, or corrupted. */
+export const HELLO_FAULTS = ['lost', 'crc'] as const;
+export type HelloFault = (typeof HELLO_FAULTS)[number];
 
 export class FaultSpecError extends Error {
   constructor(message: string) {
@@ -58,7 +76,7 @@ export class FaultSpecError extends Error {
 }
 
 export function noFaults(): FaultPlan {
-  return { crc: 0, lose: 0, flicker: 0, resets: [], unplugs: [], seed: 1 };
+  return { crc: 0, lose: 0, flicker: 0, resets: [], unplugs: [], badHellos: [], seed: 1 };
 }
 
 function rate(item: string, v: string | undefined): number {
@@ -112,10 +130,17 @@ export function parseFaultSpec(spec: string): FaultPlan {
         break;
       }
       case 'reset': {
-        const p = params(item, rest, ['at', 'reason'], ['at']);
+        const p = params(item, rest, ['at', 'reason', 'hello'], ['at']);
         const reason = (p.reason ?? 'watchdog') as ResetCause;
         if (!RESET_CAUSES.includes(reason)) throw new FaultSpecError(`fault "${item}": reason must be one of ${RESET_CAUSES.join(', ')}`);
-        plan.resets.push({ at: int(item, 'at', p.at, 1), reason });
+        const hello = p.hello as HelloFault | undefined;
+        if (hello !== undefined && !HELLO_FAULTS.includes(hello)) throw new FaultSpecError(`fault "${item}": hello must be one of ${HELLO_FAULTS.join(', ')}`);
+        plan.resets.push({ at: int(item, 'at', p.at, 1), reason, ...(hello ? { hello } : {}) });
+        break;
+      }
+      case 'badhello': {
+        const p = params(item, rest, ['at'], ['at']);
+        plan.badHellos.push(int(item, 'at', p.at, 1));
         break;
       }
       case 'unplug': {
@@ -124,11 +149,12 @@ export function parseFaultSpec(spec: string): FaultPlan {
         break;
       }
       default:
-        throw new FaultSpecError(`unknown fault "${name}" in "${item}": use crc, lose, flicker, reset, unplug or seed`);
+        throw new FaultSpecError(`unknown fault "${name}" in "${item}": use crc, lose, flicker, reset, unplug, badhello or seed`);
     }
   }
   plan.resets.sort((a, b) => a.at - b.at);
   plan.unplugs.sort((a, b) => a.at - b.at);
+  plan.badHellos.sort((a, b) => a - b);
   return plan;
 }
 
@@ -138,8 +164,9 @@ export function formatFaultSpec(p: FaultPlan): string {
   if (p.crc) out.push(`crc:${p.crc}`);
   if (p.lose) out.push(`lose:${p.lose}`);
   if (p.flicker) out.push(`flicker:${p.flicker}`);
-  for (const r of p.resets) out.push(`reset:at=${r.at}${r.reason === 'watchdog' ? '' : `:reason=${r.reason}`}`);
+  for (const r of p.resets) out.push(`reset:at=${r.at}${r.reason === 'watchdog' ? '' : `:reason=${r.reason}`}${r.hello ? `:hello=${r.hello}` : ''}`);
   for (const u of p.unplugs) out.push(`unplug:at=${u.at}:for=${u.forMs}${u.play ? `:play=${u.play}` : ''}`);
+  for (const at of p.badHellos) out.push(`badhello:at=${at}`);
   if (p.seed !== 1) out.push(`seed:${p.seed}`);
   return out.join(',');
 }

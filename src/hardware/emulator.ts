@@ -1,4 +1,4 @@
-// A firmware-bridge emulator: speaks firmware-bridge/PROTOCOL.md (v1) on a serial port or a Duplex
+// A firmware-bridge emulator: speaks firmware-bridge/PROTOCOL.md (v2) on a serial port or a Duplex
 // stream exactly as the bridge does, and plays a table log as tag arrivals and departures.
 //
 //   const emu = new FirmwareEmulator({ faults: 'crc:0.01,unplug:at=40:for=1500' });
@@ -7,20 +7,25 @@
 //   await emu.stop();
 //
 // The device model (PROTOCOL.md section numbers):
-// - Power-up and every reset: after `bootMs`, `hello` (seq 0, §4) and `cfg` with the defaults (pollMs
-//   50, misses 3; settings are not kept, §6). The presence sets start empty; the first poll (pollMs
-//   later) re-sees every tag lying on the table, each reported with `arrive` in reader order (§9).
-//   Readers are `W` until `misses` polls have passed, then `O` (§10). Heartbeats every second.
+// - Power-up and every reset: a new boot id (1..65535, from a PRNG seeded by the fault seed, never
+//   the previous one, §5), after `bootMs` `hello` (seq 0, §4) and `cfg` with the defaults (pollMs
+//   50, misses 3; settings are not kept, §6). The presence sets and the event log start empty; the
+//   first poll (pollMs later) re-sees every tag lying on the table, each reported with `arrive` in
+//   reader order (§9). Readers are `W` until `misses` polls have passed, then `O` (§10).
+//   Heartbeats every second; hello, identity and hb carry the boot id.
+// - The event log (§11): the last 256 arrive/leave lines, appended when the line is created (so a
+//   line the `lose` fault drops is still in it).
 // - Host commands (§6, §7): ping, ident (ack + identity), set (ack + cfg), present (ack + a snapshot
 //   as soon as every reader is O, at most 2000 ms; several presents before the answer share one
-//   snapshot with the latest hseq, §11), reset (ack, then nothing, then hello with cause `host`).
+//   snapshot with the latest hseq, §11), since (ack + replay/rec…/replayend at once, or nak gone,
+//   §11), reset (ack, then nothing, then hello with cause `host`).
 //   A damaged line gets `err line <code>`, an intact but unacceptable one `nak <hseq> <code>`, an
 //   empty line nothing. Classification follows firmware-bridge/src/command.cpp.
 // - Presence (§9): `place` → the tag lies on the reader: `arrive` when the device first sees it;
 //   `lift` → `leave`. The debounce delay (misses × pollMs) is folded away: the leave goes out when
 //   the lift is played, so the stream's order is the log's order.
-// - A snapshot (§11) lists the device's sets at its position in the stream, in one synchronous
-//   write, so no arrive/leave/hb can come between its lines.
+// - A snapshot or a replay (§11) is one synchronous write, so no arrive/leave/hb can come between
+//   its lines; each is positioned in the stream.
 // Faults are described in emulator-faults.ts.
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
@@ -28,10 +33,13 @@ import { SerialPortStream } from '@serialport/stream';
 import type { Seat } from '../cards/seat.js';
 import type { TableEvent } from '../formats/table-log.js';
 import { type DeckFile, DeckSet } from './deck.js';
-import { type FaultPlan, FaultRandom, type ResetCause, corruptLine, noFaults, parseFaultSpec } from './emulator-faults.js';
+import {
+  type FaultPlan, FaultRandom, type HelloFault, type ResetCause, corruptLine, noFaults, parseFaultSpec,
+} from './emulator-faults.js';
 import { LineSplitter, type SplitItem } from './line-splitter.js';
 import {
-  type Frame, MAX_READERS, PROTOCOL_VERSION, SEQ_MAX, decodeLine, encodeFrame, isDeviceType, nextDeviceSeq,
+  BOOT_MAX, EVENT_LOG_SIZE, type Frame, MAX_READERS, PROTOCOL_VERSION, SEQ_MAX, decodeLine, encodeFrame, isDeviceType,
+  nextDeviceSeq, seqAfter, withCrc,
 } from './protocol.js';
 import type { PtyPair } from './pty.js';
 import type { SerialBinding } from './scanner-serial.js';
@@ -132,7 +140,16 @@ export interface EmulatorStats {
   flickers: number;
   resets: number;
   unplugs: number;
+  /** Replays sent (answers to `since`), and `since` commands answered `nak gone`. */
+  replays: number;
+  gone: number;
+  /** Hellos lost or corrupted by `reset:…:hello=`, and foreign hellos injected by `badhello`. */
+  helloFaults: number;
+  badHellos: number;
 }
+
+/** One logged arrive/leave line (§11): `abs` counts the boot's lines without wrapping (hello = 0). */
+interface LogEntry { abs: number; seq: number; kind: 'arrive' | 'leave'; reader: number; uid: string }
 
 export interface EmulatorEvents {
   /** A line as written to the wire (after fault injection), without its terminator. */
@@ -158,13 +175,15 @@ export class FirmwareEmulator extends EventEmitter<EmulatorEvents> {
   readonly faults: FaultPlan;
   readonly stats: EmulatorStats = {
     linesSent: 0, hostLines: 0, acks: 0, naks: 0, lineErrors: 0, snapshots: 0,
-    corrupted: 0, lost: 0, flickers: 0, resets: 0, unplugs: 0,
+    corrupted: 0, lost: 0, flickers: 0, resets: 0, unplugs: 0, replays: 0, gone: 0, helloFaults: 0, badHellos: 0,
   };
 
   private readonly heartbeatMs: number;
   private readonly bootMs: number;
   private readonly snapshotMaxWaitMs: number;
   private readonly rnd: FaultRandom;
+  /** Boot ids come from their own stream, so the faults of a seed stay the same as in v1. */
+  private readonly bootRnd: FaultRandom;
   private link: EmulatorLink | undefined;
   private stream: Duplex | undefined;
   private readonly splitter: LineSplitter;
@@ -180,12 +199,20 @@ export class FirmwareEmulator extends EventEmitter<EmulatorEvents> {
   /** The first poll after a reset has run (before it, the device has seen nothing). */
   private firstPollDone = false;
   private seq = 0;
+  /** The boot's line count, not wrapping: `seq` is its image on 0..65535 (§4). */
+  private abs = 0;
+  private bootId = 0;
+  /** The event log, oldest first, at most EVENT_LOG_SIZE entries; `evictedAbs` is the abs of the
+   * newest entry overwritten (0: none yet). */
+  private log: LogEntry[] = [];
+  private evictedAbs = 0;
   private bootAt = 0;
   private lastReset: ResetCause;
   private pollMs = 50;
   private misses = 3;
   private dropped = 0;
-  private snapshotsSinceBoot = 0;
+  /** Snapshots and replays sent since the last reset: a host has resynchronised. */
+  private resyncsSinceBoot = 0;
   private pendingSnap: { hseq: number; timer?: NodeJS.Timeout } | undefined;
   private timers = new Set<NodeJS.Timeout>();
   private hbTimer: NodeJS.Timeout | undefined;
@@ -197,6 +224,9 @@ export class FirmwareEmulator extends EventEmitter<EmulatorEvents> {
    * resynchronised. It can know of the fault once `faultLine` lines have been written. */
   private dirty = false;
   private faultLine = 0;
+  /** abs of the first line lost or corrupted while dirty: a replay resynchronises only if it
+   * starts before it. */
+  private faultAbs = 0;
   private cleanWaiters: ((ok: boolean) => void)[] = [];
   private onData = (chunk: Buffer) => {
     if (this.powered) this.splitter.push(chunk);
@@ -214,6 +244,7 @@ export class FirmwareEmulator extends EventEmitter<EmulatorEvents> {
     this.snapshotMaxWaitMs = opts.snapshotMaxWaitMs ?? 2000;
     this.faults = typeof opts.faults === 'string' ? parseFaultSpec(opts.faults) : (opts.faults ?? noFaults());
     this.rnd = new FaultRandom(this.faults.seed);
+    this.bootRnd = new FaultRandom(this.faults.seed ^ 0x5eed_b007);
     this.lastReset = opts.resetCause ?? 'power';
     this.table = Array.from({ length: this.readers }, () => []);
     this.present = Array.from({ length: this.readers }, () => []);
@@ -229,7 +260,7 @@ export class FirmwareEmulator extends EventEmitter<EmulatorEvents> {
     if (this.link) throw new EmulatorError('the emulator is already started');
     this.link = link;
     this.attach(await link.open());
-    this.boot(this.lastReset);
+    this.powerUp(this.lastReset);
   }
 
   /** Power off and close the link. */
@@ -261,10 +292,10 @@ export class FirmwareEmulator extends EventEmitter<EmulatorEvents> {
     return new Promise((r) => this.readyWaiters.push(r));
   }
 
-  /** Resolves once a host has received a snapshot since the last reset (it has resynchronised),
-   * or after `timeoutMs`; resolves to false on timeout. */
+  /** Resolves once a host has received a snapshot or a replay since the last reset (it has
+   * resynchronised), or after `timeoutMs`; resolves to false on timeout. */
   whenHostSynced(timeoutMs: number): Promise<boolean> {
-    if (this.powered && this.snapshotsSinceBoot > 0) return Promise.resolve(true);
+    if (this.powered && this.resyncsSinceBoot > 0) return Promise.resolve(true);
     return new Promise((resolve) => {
       const t = setTimeout(() => {
         this.syncWaiters = this.syncWaiters.filter((w) => w !== done);
@@ -276,6 +307,11 @@ export class FirmwareEmulator extends EventEmitter<EmulatorEvents> {
       };
       this.syncWaiters.push(done);
     });
+  }
+
+  /** The current boot id (§5); 0 before the first power-up. */
+  boot(): number {
+    return this.bootId;
   }
 
   /** The device's presence sets (copies), per reader. */
@@ -343,11 +379,23 @@ export class FirmwareEmulator extends EventEmitter<EmulatorEvents> {
 
   // ---------------------------------------------------------------- resets and unplugging
 
-  /** The device restarts (watchdog, reset pin…): hello again, presence rebuilt from the table. */
-  reset(cause: ResetCause = 'watchdog'): void {
+  /** The device restarts (watchdog, reset pin…): a new boot, hello again (unless `hello` says it
+   * is lost or corrupted), presence rebuilt from the table, the event log empty. */
+  reset(cause: ResetCause = 'watchdog', hello?: HelloFault): void {
     this.stats.resets++;
     this.powerOff();
-    this.boot(cause);
+    this.powerUp(cause, hello);
+  }
+
+  /** One valid-CRC hello claiming protocol 9, as if from another firmware; the device's own state
+   * and seq are untouched. */
+  injectForeignHello(): void {
+    if (!this.powered) return;
+    this.stats.badHellos++;
+    this.write(withCrc(`0 hello ${this.fw} 9 ${this.readers} ${this.lastReset} ${this.bootId}`));
+    // The host ignores the stream until it has a valid identity again, as if the lines after this
+    // one were lost: a resynchronisation covering them is due.
+    this.markDirty(false, this.abs + 1);
   }
 
   /**
@@ -382,7 +430,7 @@ export class FirmwareEmulator extends EventEmitter<EmulatorEvents> {
       }
       if (!this.stream) throw new EmulatorError(`cannot plug back in to ${this.link.name}: ${(lastErr as Error)?.message}`);
     }
-    this.boot('power');
+    this.powerUp('power');
   }
 
   private attach(stream: Duplex): void {
@@ -422,15 +470,21 @@ export class FirmwareEmulator extends EventEmitter<EmulatorEvents> {
     for (const w of this.cleanWaiters.splice(0)) w(true);
   }
 
-  private boot(cause: ResetCause): void {
+  private powerUp(cause: ResetCause, helloFault?: HelloFault): void {
+    // A new boot id at once, never the previous one (§5): RAM starts over.
+    let id: number;
+    do id = 1 + this.bootRnd.int(BOOT_MAX); while (id === this.bootId);
+    this.bootId = id;
+    this.log = [];
+    this.evictedAbs = 0;
     this.later(this.bootMs, () => {
       this.powered = true;
       this.lastReset = cause;
       this.bootAt = Date.now();
       this.pollMs = 50;
       this.misses = 3;
-      this.snapshotsSinceBoot = 0;
-      this.send({ type: 'hello', fw: this.fw, proto: PROTOCOL_VERSION, readers: this.readers, reset: cause });
+      this.resyncsSinceBoot = 0;
+      this.send({ type: 'hello', fw: this.fw, proto: PROTOCOL_VERSION, readers: this.readers, reset: cause, boot: this.bootId }, { helloFault });
       this.send({ type: 'cfg', pollMs: this.pollMs, misses: this.misses });
       this.hbTimer = setInterval(() => this.heartbeat(), this.heartbeatMs);
       // The first poll re-sees what lies on the table; `misses` polls later the readers are settled.
@@ -457,6 +511,7 @@ export class FirmwareEmulator extends EventEmitter<EmulatorEvents> {
       uptimeS: Math.floor((Date.now() - this.bootAt) / 1000),
       status: this.status.join(''),
       tags: this.present.map((p) => Math.min(9, p.length)),
+      boot: this.bootId,
     });
   }
 
@@ -470,39 +525,78 @@ export class FirmwareEmulator extends EventEmitter<EmulatorEvents> {
     }
   }
 
-  /** Create a line (using up a seq), apply faults, and write it. `inSnapshot`: a tag or snapend
-   * line, which nothing may precede inside a snapshot and which is never dropped. */
-  private send(frame: { type: string; [k: string]: unknown }, inSnapshot = false): void {
+  /**
+   * Create a line (using up a seq), log it if it is an arrive/leave, apply faults, and write it.
+   * `inBlock`: a line inside a snapshot or replay (tag, snapend, rec, replayend), which nothing
+   * may precede. Snapshot and replay lines are never dropped (the device waits for room).
+   */
+  private send(frame: { type: string; [k: string]: unknown }, o: { inBlock?: boolean; helloFault?: HelloFault } = {}): void {
     if (!this.powered) return;
     const hello = frame.type === 'hello';
-    const snapLine = inSnapshot || frame.type === 'snap';
-    // Lines were dropped: say so before the next line (§5 `err overflow`), never inside a snapshot.
-    if (!hello && !inSnapshot && this.dropped > 0) this.reportOverflow();
-    this.seq = hello ? 0 : nextDeviceSeq(this.seq);
+    const blockLine = o.inBlock || frame.type === 'snap' || frame.type === 'replay';
+    // Lines were dropped: say so before the next line (§5 `err overflow`), never inside a block.
+    if (!hello && !o.inBlock && this.dropped > 0) this.reportOverflow();
+    this.nextSeq(hello);
+    if (frame.type === 'arrive' || frame.type === 'leave') this.logEvent(frame.type, frame.reader as number, frame.uid as string);
     let line = encodeFrame({ ...frame, seq: this.seq } as Frame);
-    if (!hello && !snapLine && this.rnd.chance(this.faults.lose)) {
+    if (o.helloFault) {
+      this.stats.helloFaults++;
+      if (o.helloFault === 'lost') return;
+      line = corruptLine(line, this.rnd);
+    }
+    if (!hello && !blockLine && this.rnd.chance(this.faults.lose)) {
       this.stats.lost++;
       this.dropped = Math.min(SEQ_MAX, this.dropped + 1);
-      this.markDirty(false);
+      this.markDirty(false, this.abs);
       return;
     }
     if (!hello && this.rnd.chance(this.faults.crc)) {
       this.stats.corrupted++;
       line = corruptLine(line, this.rnd);
-      this.markDirty(true);
+      this.markDirty(true, this.abs);
     }
     this.write(line);
   }
 
-  /** A line was lost (`written` false) or corrupted: the host learns of it from the next line. */
-  private markDirty(written: boolean): void {
+  private nextSeq(hello = false): void {
+    this.abs = hello ? 0 : this.abs + 1;
+    this.seq = hello ? 0 : nextDeviceSeq(this.seq);
+  }
+
+  /** Append an arrive/leave line to the event log, evicting the oldest when full (§11). */
+  private logEvent(kind: 'arrive' | 'leave', reader: number, uid: string): void {
+    if (this.log.length >= EVENT_LOG_SIZE) this.evictedAbs = this.log.shift()!.abs;
+    this.log.push({ abs: this.abs, seq: this.seq, kind, reader, uid });
+  }
+
+  /**
+   * `since boot after` (§11): the abs after which the replay starts, or undefined for `gone` (other
+   * boot; `after` ahead of the last seq used or older than this boot; an entry after it evicted).
+   * `after` names the latest line with that seq, at most half the seq ring back (§4).
+   */
+  private replayFrom(boot: number, after: number): number | undefined {
+    if (boot !== this.bootId) return undefined;
+    let from = 0;
+    if (after !== 0) {
+      if (this.abs === 0 || seqAfter(after, this.seq)) return undefined;
+      from = this.abs - ((this.seq - after + SEQ_MAX) % SEQ_MAX);
+      if (from < 1) return undefined; // a seq this boot has not used yet
+    }
+    return this.evictedAbs > from ? undefined : from;
+  }
+
+  /** A line was lost (`written` false) or corrupted at `abs`: the host learns of it from the next
+   * line (or, for a written line the host must act on, at once). */
+  private markDirty(written: boolean, abs: number): void {
+    if (!this.dirty) this.faultAbs = abs;
     this.dirty = true;
     this.faultLine = this.stats.linesSent + (written ? 2 : 1);
   }
 
   /**
    * Resolves true once no lost or corrupted line is awaiting resynchronisation: the host has
-   * received a whole, clean snapshot that started after the last such line. False on timeout.
+   * received a whole, clean snapshot that started after the last such line, or a whole, clean
+   * replay that covers the first one. False on timeout.
    */
   whenResynced(timeoutMs: number): Promise<boolean> {
     if (!this.dirty) return Promise.resolve(true);
@@ -522,7 +616,7 @@ export class FirmwareEmulator extends EventEmitter<EmulatorEvents> {
   private reportOverflow(): void {
     const n = this.dropped;
     this.dropped = 0;
-    this.seq = nextDeviceSeq(this.seq);
+    this.nextSeq();
     this.write(encodeFrame({ seq: this.seq, type: 'err', kind: 'overflow', dropped: n }));
   }
 
@@ -604,9 +698,19 @@ export class FirmwareEmulator extends EventEmitter<EmulatorEvents> {
         this.ack(hseq, 'ident');
         this.send({
           type: 'identity', fw: this.fw, proto: PROTOCOL_VERSION, readers: this.readers, reset: this.lastReset,
-          uptimeS: Math.floor((Date.now() - this.bootAt) / 1000),
+          uptimeS: Math.floor((Date.now() - this.bootAt) / 1000), boot: this.bootId,
         });
         return;
+      case 'since': {
+        const from = this.replayFrom(f.boot as number, f.after as number);
+        if (from === undefined) {
+          this.stats.gone++;
+          return this.nak(hseq, 'gone');
+        }
+        this.ack(hseq, 'since');
+        this.sendReplay(hseq, from);
+        return;
+      }
       case 'set':
         this.ack(hseq, 'set');
         this.pollMs = f.pollMs as number;
@@ -630,7 +734,7 @@ export class FirmwareEmulator extends EventEmitter<EmulatorEvents> {
         setImmediate(() => {
           if (!this.powered) return;
           this.powerOff();
-          this.boot('host');
+          this.powerUp('host');
         });
         return;
       default:
@@ -651,13 +755,31 @@ export class FirmwareEmulator extends EventEmitter<EmulatorEvents> {
     const faultsBefore = this.stats.lost + this.stats.corrupted;
     const wasDirty = this.dirty;
     this.send({ type: 'snap', hseq: p.hseq, total: tags.length });
-    for (const t of tags) this.send({ type: 'tag', reader: t.reader, uid: t.uid }, true);
-    this.send({ type: 'snapend', hseq: p.hseq, total: tags.length, status: this.status.join('') }, true);
+    for (const t of tags) this.send({ type: 'tag', reader: t.reader, uid: t.uid }, { inBlock: true });
+    this.send({ type: 'snapend', hseq: p.hseq, total: tags.length, status: this.status.join('') }, { inBlock: true });
     this.stats.snapshots++;
-    this.snapshotsSinceBoot++;
-    for (const w of this.syncWaiters.splice(0)) w(true);
     // A snapshot sent whole and clean, after every earlier fault, resynchronises the host (§11).
-    if (wasDirty && this.stats.lost + this.stats.corrupted === faultsBefore) {
+    this.resynced(wasDirty && this.stats.lost + this.stats.corrupted === faultsBefore);
+  }
+
+  /** The answer to `since`: every logged event after `from`, oldest first, as consecutive lines. */
+  private sendReplay(hseq: number, from: number): void {
+    const recs = this.log.filter((e) => e.abs > from);
+    const faultsBefore = this.stats.lost + this.stats.corrupted;
+    const covers = this.dirty && from < this.faultAbs;
+    this.send({ type: 'replay', hseq, count: recs.length });
+    for (const e of recs) this.send({ type: 'rec', oseq: e.seq, kind: e.kind, reader: e.reader, uid: e.uid }, { inBlock: true });
+    this.send({ type: 'replayend', hseq, count: recs.length }, { inBlock: true });
+    this.stats.replays++;
+    // A clean replay that starts before the first fault gives the host every event it missed.
+    this.resynced(covers && this.stats.lost + this.stats.corrupted === faultsBefore);
+  }
+
+  /** A snapshot or replay went out; `clean`: it also resolves the pending faults. */
+  private resynced(clean: boolean): void {
+    this.resyncsSinceBoot++;
+    for (const w of this.syncWaiters.splice(0)) w(true);
+    if (clean) {
       this.dirty = false;
       for (const w of this.cleanWaiters.splice(0)) w(true);
     }
@@ -735,9 +857,10 @@ export class FirmwareEmulator extends EventEmitter<EmulatorEvents> {
       n++;
       for (const r of this.faults.resets) {
         if (r.at !== n) continue;
-        this.reset(r.reason);
+        this.reset(r.reason, r.hello);
         await sync();
       }
+      if (this.faults.badHellos.includes(n)) this.injectForeignHello();
       let done = false;
       for (const u of this.faults.unplugs) {
         if (u.at !== n || done) continue;
@@ -777,12 +900,13 @@ export interface PlayOptions {
   speed?: number | 'max';
   /** Called for each `tray` event (forward it to a scanner emulator). */
   onTray?: (code: string) => void | Promise<void>;
-  /** Before playing, and after each reset or unplug, wait until a host has taken a snapshot (it has
-   * resynchronised), at most `hostWaitMs` (default 10 s). Default true. */
+  /** Before playing, and after each reset or unplug, wait until a host has taken a snapshot or a
+   * replay of the new boot (it has resynchronised), at most `hostWaitMs` (default 10 s). Default true. */
   waitForHost?: boolean;
   hostWaitMs?: number;
-  /** After a lost or corrupted line, hold the next event until the host has resynchronised (a
-   * clean snapshot after the fault), at most `hostWaitMs`. People play far slower than a
+  /** After a lost or corrupted line (or a foreign hello), hold the next event until the host has
+   * resynchronised (a clean snapshot after the fault, or a clean replay covering it), at most
+   * `hostWaitMs`. People play far slower than a
    * resynchronisation takes; a fast emulated play must not outrun it, or a card placed and lifted
    * before the host could look again is lost to any host. Default true. */
   waitAfterFaults?: boolean;

@@ -97,9 +97,10 @@ describe('tenace emulate: arguments', () => {
 
   it('warns about a fault that cannot fire', async () => {
     MockBinding.createPort('/dev/emu', { echo: false, record: false });
-    const r = await run(['--port', '/dev/emu', '--deck', deck, '--play', hand1, '--no-wait', '--speed', 'max', '--drain', '0', '--faults', 'reset:at=500']);
+    const r = await run(['--port', '/dev/emu', '--deck', deck, '--play', hand1, '--no-wait', '--speed', 'max', '--drain', '0', '--faults', 'reset:at=500,badhello:at=107']);
     expect(r.code).toBe(0);
     expect(r.err).toMatch(/at=500 will not fire: the log has 106 place\/lift events/);
+    expect(r.err).toMatch(/at=107 will not fire/);
   });
 });
 
@@ -116,6 +117,24 @@ describe('tenace emulate on MockBinding', () => {
     expect(frames.filter((f) => f!.type === 'arrive')).toHaveLength(53);
     expect(frames.filter((f) => f!.type === 'leave')).toHaveLength(53);
     expect(r.err).toMatch(/played 106 events \(1 skipped, 0 trays\)/);
+  });
+
+  it('--faults reset:at=N:hello=lost,badhello:at=M: no hello of the new boot, one foreign hello; the summary counts both', async () => {
+    MockBinding.createPort('/dev/emu', { echo: false, record: false });
+    const lines: string[] = [];
+    let emu: FirmwareEmulator | undefined;
+    const r = await run(['--port', '/dev/emu', '--deck', deck, '--play', hand1, '--no-wait', '--speed', 'max', '--drain', '0',
+      '--faults', 'reset:at=5:hello=lost,badhello:at=9'], (e) => { emu = e; e.on('tx', (l) => lines.push(l)); });
+    expect(r.code, r.err).toBe(0);
+    const frames = lines.map((l) => decodeLine(l)).map((x) => (x.ok ? x.frame : undefined));
+    expect(frames.every((f) => f !== undefined)).toBe(true);
+    const hellos = frames.filter((f) => f!.type === 'hello');
+    expect(hellos.map((h) => h!.proto)).toEqual([2, 9]); // the power-up hello and the foreign one
+    // the reset shows only as a seq that starts over (cfg 1 again), and the foreign hello names the new boot
+    expect(frames.filter((f) => f!.type === 'cfg' && f!.seq === 1)).toHaveLength(2);
+    expect(hellos[1]!.boot).toBe(emu!.boot());
+    expect(hellos[0]!.boot).not.toBe(emu!.boot());
+    expect(r.err).toMatch(/faults: 1 resets, 1 hellos lost or corrupted, 1 foreign hellos/);
   });
 
   it('virtual:ID decks, a seat map, and a rate', async () => {
@@ -137,7 +156,7 @@ describe('tenace emulate on MockBinding', () => {
     MockBinding.createPort('/dev/emu', { echo: false, record: false });
     const r = await run(['--port', '/dev/emu', '--deck', deck, '--play', hand1, '--wait', '300']);
     expect(r.code).toBe(69);
-    expect(r.err).toMatch(/no host asked for a snapshot within 300 ms/);
+    expect(r.err).toMatch(/no host asked for a snapshot or a replay within 300 ms/);
   });
 
   it('abort (SIGINT) stops the play: 130', async () => {

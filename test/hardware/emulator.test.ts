@@ -1,6 +1,6 @@
-// The firmware emulator on an in-memory Duplex: it must speak PROTOCOL.md exactly (the example
-// session of §15 byte for byte), answer host lines as command.cpp does, snapshot correctly, play a
-// log, and inject the faults of its SPEC.
+// The firmware emulator on an in-memory Duplex: it must speak PROTOCOL.md v2 exactly (the example
+// session of §15 byte for byte), answer host lines as command.cpp does, snapshot and replay
+// correctly, play a log, and inject the faults of its SPEC.
 import { Duplex, PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { virtualDeck } from '../../src/hardware/deck.js';
@@ -87,19 +87,29 @@ describe('FirmwareEmulator: the wire', () => {
     emu.place(2, '04C29A5B7F3A80');
     emu.lift(0, '04A1B2C3D4E5F6');
     await host.waitLines(12);
-    expect(host.raw.slice(0, 12)).toEqual([
-      '0 hello 1.0.0 1 4 power*5A',
+    host.send('3 since 8383 9*CE\n', true);
+    await host.waitLines(17);
+    host.send('4 since 8382 9*10\n', true);
+    await host.waitLines(18);
+    expect(host.raw).toEqual([
+      '0 hello 1.0.0 2 4 power 8383*E6',
       '1 cfg 50 3*BC',
       '2 ack 1 ident*D3',
-      '3 identity 1.0.0 1 4 power 0*52',
+      '3 identity 1.0.0 2 4 power 0 8383*D1',
       '4 ack 2 present*0F',
       '5 arrive 0 04A1B2C3D4E5F6*81',
       '6 snap 2 1*83',
       '7 tag 0 04A1B2C3D4E5F6*8C',
       '8 snapend 2 1 OOOO*5D',
-      '9 hb 1 OOOO 1000*88',
+      '9 hb 1 OOOO 1000 8383*67',
       '10 arrive 2 04C29A5B7F3A80*9E',
       '11 leave 0 04A1B2C3D4E5F6*24',
+      '12 ack 3 since*62',
+      '13 replay 3 2*36',
+      '14 rec 10 arrive 2 04C29A5B7F3A80*2A',
+      '15 rec 11 leave 0 04A1B2C3D4E5F6*75',
+      '16 replayend 3 2*56',
+      '17 nak 4 gone*76',
     ]);
   });
 
@@ -113,7 +123,7 @@ describe('FirmwareEmulator: the wire', () => {
     host.send('\n', true); // an empty line: no answer
     host.send('\r\n', true);
     host.send('7 ping');
-    host.send('8 hello 1.0.0 1 4 power'); // a device type sent to the device
+    host.send('8 hello 1.0.0 2 4 power 7'); // a device type sent to the device
     host.send('9 ping extra');
     host.send('10 set 40');
     host.send('x ping');
@@ -198,14 +208,17 @@ describe('FirmwareEmulator: the wire', () => {
     const { host, emu } = await startEmu();
     emu.place(1, '04111111111111');
     await emu.whenReady();
+    const before = emu.boot();
     host.send('5 set 100 5');
     host.send('6 reset');
     await host.waitFrame((f) => f.type === 'hello' && f.reset === 'host');
     await waitFor(() => host.frames().filter((f) => f.type === 'arrive').length === 2, 2000);
     const f = host.frames();
     const resetAck = f.findIndex((x) => x.type === 'ack' && x.cmd === 'reset');
+    expect(emu.boot()).not.toBe(before);
+    expect(f[0]).toMatchObject({ type: 'hello', boot: before });
     expect(f.slice(resetAck + 1).map(({ seq, type, ...rest }) => ({ seq, type, ...rest }))).toEqual([
-      { seq: 0, type: 'hello', fw: '1.0.0-emu', proto: 1, readers: 4, reset: 'host' },
+      { seq: 0, type: 'hello', fw: '1.0.0-emu', proto: 2, readers: 4, reset: 'host', boot: emu.boot() },
       { seq: 1, type: 'cfg', pollMs: 50, misses: 3 },
       { seq: 2, type: 'arrive', reader: 1, uid: '04111111111111' },
     ]);
@@ -234,7 +247,7 @@ describe('FirmwareEmulator: the wire', () => {
     await host.waitFrame((f) => f.type === 'hello' && f.reset === 'watchdog');
     host.send('9 ident');
     const id = await host.waitFrame((f) => f.type === 'identity');
-    expect(id).toMatchObject({ fw: '1.0.0-emu', proto: 1, readers: 4, reset: 'watchdog', uptimeS: 0 });
+    expect(id).toMatchObject({ fw: '1.0.0-emu', proto: 2, readers: 4, reset: 'watchdog', uptimeS: 0, boot: emu.boot() });
   });
 });
 
@@ -245,6 +258,7 @@ describe('fault SPEC', () => {
       crc: 0.01, flicker: 0.05, lose: 0.01,
       resets: [{ at: 120, reason: 'watchdog' }],
       unplugs: [{ at: 200, forMs: 1500, play: 0 }],
+      badHellos: [],
       seed: 1,
     });
     expect(parseFaultSpec(formatFaultSpec(p))).toEqual(p);
@@ -257,7 +271,14 @@ describe('fault SPEC', () => {
     expect(p.unplugs).toEqual([{ at: 4, forMs: 0, play: 2 }]);
     expect(p.seed).toBe(42);
     expect(parseFaultSpec(formatFaultSpec(p))).toEqual(p);
-    expect(parseFaultSpec('')).toEqual({ crc: 0, lose: 0, flicker: 0, resets: [], unplugs: [], seed: 1 });
+    expect(parseFaultSpec('')).toEqual({ crc: 0, lose: 0, flicker: 0, resets: [], unplugs: [], badHellos: [], seed: 1 });
+  });
+
+  it('takes a lost or corrupted hello after a reset, and foreign hellos (issue 12)', () => {
+    const p = parseFaultSpec('reset:at=4:hello=lost,badhello:at=9,reset:at=2:reason=pin:hello=crc,badhello:at=3');
+    expect(p.resets).toEqual([{ at: 2, reason: 'pin', hello: 'crc' }, { at: 4, reason: 'watchdog', hello: 'lost' }]);
+    expect(p.badHellos).toEqual([3, 9]);
+    expect(parseFaultSpec(formatFaultSpec(p))).toEqual(p);
   });
 
   it('refuses bad specs with a sentence naming the item', () => {
@@ -273,6 +294,10 @@ describe('fault SPEC', () => {
       ['unplug:at=3:for=10:when=2', /unknown parameter "when"/],
       ['unplug:at=3:for=x', /for must be an integer/],
       ['lose:abc', /probability/],
+      ['reset:at=3:hello=gone', /hello must be one of lost, crc/],
+      ['badhello', /"at=" is required/],
+      ['badhello:at=0', /at must be an integer ≥ 1/],
+      ['badhello:at=2:reason=pin', /unknown parameter "reason"/],
     ];
     for (const [spec, re] of cases) {
       expect(() => parseFaultSpec(spec), spec).toThrow(FaultSpecError);
@@ -354,6 +379,223 @@ describe('faults on the wire', () => {
     ]);
     expect(new Set(ev.map((f) => f.seq)).size).toBe(4);
     expect(emu.stats.flickers).toBe(2);
+  });
+});
+
+/** The replay that answers host line `hseq`: its lines from `replay` to `replayend`. */
+function replayOf(frames: Frame[], hseq: number): Frame[] {
+  const a = frames.findIndex((f) => f.type === 'replay' && f.hseq === hseq);
+  const b = frames.findIndex((f) => f.type === 'replayend' && f.hseq === hseq);
+  return a >= 0 && b > a ? frames.slice(a, b + 1) : [];
+}
+const uidN = (i: number) => `04${String(i).padStart(12, '0')}`;
+const events = (frames: Frame[]) => frames.filter((f) => f.type === 'arrive' || f.type === 'leave');
+
+describe('v2: boot ids (PROTOCOL.md §5)', () => {
+  it('hello, identity and every hb carry the boot id; a reset, a host reset and an unplug each pick a new one', async () => {
+    const { host, emu } = await startEmu({ heartbeatMs: 30 });
+    const seen = [emu.boot()];
+    await host.waitFrame((f) => f.type === 'hb');
+    host.send('1 ident');
+    await host.waitFrame((f) => f.type === 'identity');
+    for (const f of host.frames().filter((x) => ['hello', 'hb', 'identity'].includes(x.type))) expect(f.boot).toBe(seen[0]);
+    emu.reset('pin');
+    await host.waitFrame((f) => f.type === 'hb' && f.boot !== seen[0]);
+    seen.push(emu.boot());
+    host.send('2 reset');
+    await host.waitFrame((f) => f.type === 'hello' && f.reset === 'host');
+    seen.push(emu.boot());
+    await emu.unplug(10);
+    seen.push(emu.boot());
+    for (let i = 0; i < 30; i++) {
+      emu.reset();
+      seen.push(emu.boot());
+    }
+    for (const b of seen) expect(Number.isInteger(b) && b >= 1 && b <= 65535).toBe(true);
+    for (let i = 1; i < seen.length; i++) expect(seen[i], `boot ${i}`).not.toBe(seen[i - 1]);
+    expect(new Set(seen).size).toBeGreaterThan(25);
+    const hellos = host.frames().filter((f) => f.type === 'hello');
+    expect(hellos.map((h) => h.boot)).toEqual(seen.slice(0, hellos.length));
+  });
+
+  it('the same seed gives the same boot ids; another seed others', async () => {
+    const boots = async (faults: string) => {
+      const { emu } = await startEmu({ faults });
+      const out = [emu.boot()];
+      for (let i = 0; i < 4; i++) {
+        emu.reset();
+        out.push(emu.boot());
+      }
+      return out;
+    };
+    const a = await boots('seed:7');
+    expect(await boots('seed:7')).toEqual(a);
+    expect(await boots('seed:8')).not.toEqual(a);
+  });
+});
+
+describe('v2: the event log and since (PROTOCOL.md §11)', () => {
+  it('since replays exactly the logged events after `after`, with their original seqs, right after the ack, as consecutive lines', async () => {
+    const { host, emu } = await startEmu();
+    await emu.whenReady();
+    for (let i = 0; i < 6; i++) emu.place(i % 4, uidN(i));
+    emu.lift(1, uidN(1));
+    host.send('9 ping'); // a non-event line in between
+    await host.waitFrame((f) => f.type === 'ack');
+    emu.lift(0, uidN(4));
+    const sent = events(host.frames());
+    expect(sent).toHaveLength(8);
+    const after = sent[2].seq;
+    host.send(`10 since ${emu.boot()} ${after}`);
+    await host.waitFrame((f) => f.type === 'replayend');
+    const f = host.frames();
+    const ack = f.findIndex((x) => x.type === 'ack' && x.cmd === 'since');
+    expect(f[ack].hseq).toBe(10);
+    const r = replayOf(f, 10);
+    expect(f.indexOf(r[0])).toBe(ack + 1);
+    expect(r[0]).toMatchObject({ type: 'replay', count: 5 });
+    expect(r.at(-1)).toMatchObject({ type: 'replayend', count: 5 });
+    expect(r.slice(1, -1).map(({ oseq, kind, reader, uid }) => ({ oseq, kind, reader, uid })))
+      .toEqual(sent.slice(3).map((e) => ({ oseq: e.seq, kind: e.type, reader: e.reader, uid: e.uid })));
+    for (let i = 1; i < r.length; i++) expect(r[i].seq).toBe(r[i - 1].seq + 1);
+    expect(emu.stats.replays).toBe(1);
+  });
+
+  it('after 0 means since the hello (the first poll\'s arrivals included); after = the last seq gives an empty replay', async () => {
+    const { host, emu } = await startEmu();
+    emu.place(2, uidN(1));
+    await emu.whenReady();
+    emu.place(3, uidN(2));
+    host.send(`1 since ${emu.boot()} 0`);
+    await host.waitFrame((f) => f.type === 'replayend');
+    expect(replayOf(host.frames(), 1).slice(1, -1).map((x) => `${x.kind} ${x.reader} ${x.uid}`))
+      .toEqual([`arrive 2 ${uidN(1)}`, `arrive 3 ${uidN(2)}`]);
+    const last = host.frames().at(-1)!.seq;
+    host.send(`2 since ${emu.boot()} ${last}`);
+    await host.waitFrame((f) => f.type === 'replayend' && f.hseq === 2);
+    expect(replayOf(host.frames(), 2).map((x) => x.type)).toEqual(['replay', 'replayend']);
+  });
+
+  it('nak gone: another boot, an `after` the device has not reached, and after a reset (the log is RAM)', async () => {
+    const { host, emu } = await startEmu();
+    await emu.whenReady();
+    emu.place(0, uidN(1));
+    const old = emu.boot();
+    host.send(`1 since ${old === 1 ? 2 : old - 1} 0`);
+    await host.waitFrame((f) => f.type === 'nak' && f.hseq === 1);
+    const last = host.frames().at(-1)!.seq;
+    host.send(`2 since ${old} ${last + 5}`); // ahead of the last seq used
+    host.send(`3 since ${old} 60000`); // a seq this boot never reached
+    await host.waitFrame((f) => f.type === 'nak' && f.hseq === 3);
+    emu.reset();
+    await emu.whenReady();
+    host.send(`4 since ${old} 0`);
+    host.send(`5 since ${emu.boot()} 0`);
+    await host.waitFrame((f) => f.type === 'replayend' && f.hseq === 5);
+    const f = host.frames();
+    for (const h of [1, 2, 3, 4]) expect(f.find((x) => x.hseq === h && (x.type === 'nak' || x.type === 'ack'))).toMatchObject({ type: 'nak', code: 'gone' });
+    // the new boot's log holds only what its first poll saw again
+    expect(replayOf(f, 5).slice(1, -1).map((x) => `${x.kind} ${x.uid}`)).toEqual([`arrive ${uidN(1)}`]);
+    expect(emu.stats.gone).toBe(4);
+  });
+
+  it('the log keeps the last 256 events: gone once an event after `after` was evicted, a replay otherwise', async () => {
+    const { host, emu } = await startEmu();
+    await emu.whenReady();
+    for (let i = 0; i < 150; i++) {
+      emu.place(i % 4, uidN(i));
+      emu.lift(i % 4, uidN(i));
+    }
+    const sent = events(host.frames());
+    expect(sent).toHaveLength(300);
+    const boot = emu.boot();
+    host.send(`1 since ${boot} 0`); // 44 events evicted
+    host.send(`2 since ${boot} ${sent[42].seq}`); // the 44th event (index 43) is gone
+    host.send(`3 since ${boot} ${sent[43].seq}`); // everything after the 44th is still there
+    await host.waitFrame((f) => f.type === 'replayend' && f.hseq === 3);
+    const f = host.frames();
+    expect(f.filter((x) => x.type === 'nak').map((x) => [x.hseq, x.code])).toEqual([[1, 'gone'], [2, 'gone']]);
+    const r = replayOf(f, 3);
+    expect(r[0].count).toBe(256);
+    expect(r.slice(1, -1).map((x) => x.oseq)).toEqual(sent.slice(44).map((e) => e.seq));
+  });
+
+  it('a line the lose fault dropped is in the log: the replay gives back every lost event in order', async () => {
+    const { host, emu } = await startEmu({ faults: 'lose:0.4,seed:9' });
+    await emu.whenReady();
+    for (let i = 0; i < 30; i++) emu.place(i % 4, uidN(i));
+    expect(emu.stats.lost).toBeGreaterThan(5);
+    for (let h = 1; replayOf(host.frames(), h - 1).length === 0; h++) {
+      host.send(`${h} since ${emu.boot()} 0`); // the ack may itself be lost, never the replay
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const f = host.frames();
+    const r = f.filter((x) => x.type === 'rec');
+    expect(r.slice(0, 30).map((x) => x.uid)).toEqual(Array.from({ length: 30 }, (_, i) => uidN(i)));
+    const seen = new Set(events(f).map((e) => e.seq));
+    expect(r.slice(0, 30).filter((x) => !seen.has(x.oseq as number)).length).toBeGreaterThan(5);
+  });
+
+  it('seq wraps 65535 → 1: since compares modularly and replays across the wrap in order', async () => {
+    const { host, emu } = await startEmu();
+    await emu.whenReady();
+    let n = 0;
+    // 65535 lines take a while to decode; the host only looks at raw lines here
+    while (emu.stats.linesSent < 65532) {
+      emu.place(0, uidN(n % 1000));
+      emu.lift(0, uidN(n % 1000));
+      n++;
+      if (n % 2000 === 0) await new Promise((r) => setImmediate(r));
+    }
+    await waitFor(() => host.raw.length === emu.stats.linesSent, 3000);
+    const lastBefore = Number(host.raw.at(-1)!.split(' ')[0]);
+    for (let i = 0; i < 6; i++) emu.place(1, uidN(5000 + i));
+    await waitFor(() => host.raw.length === emu.stats.linesSent, 3000);
+    const tail = host.raw.slice(-6).map((l) => decodeLine(l)).map((x) => (x.ok ? x.frame : undefined)!);
+    expect(tail.map((x) => x.seq)).toContain(1); // the wrap happened among them
+    host.send(`1 since ${emu.boot()} ${lastBefore}`);
+    await waitFor(() => host.raw.at(-1)!.includes('replayend'), 3000);
+    const r = host.raw.slice(-8).map((l) => decodeLine(l)).map((x) => (x.ok ? x.frame : undefined)!);
+    expect(r[0]).toMatchObject({ type: 'replay', count: 6 });
+    expect(r.slice(1, -1).map((x) => x.oseq)).toEqual(tail.map((x) => x.seq));
+  }, 30_000);
+});
+
+describe('v2: hello faults (issue 12)', () => {
+  it('reset with hello=lost: no hello reaches the host; the next hb names the new boot', async () => {
+    const { host, emu } = await startEmu({ heartbeatMs: 30 });
+    const old = emu.boot();
+    await host.waitFrame((f) => f.type === 'hb');
+    emu.reset('watchdog', 'lost');
+    const hb = await host.waitFrame((f) => f.type === 'hb' && f.boot !== old);
+    expect(hb.boot).toBe(emu.boot());
+    expect(host.frames().filter((f) => f.type === 'hello')).toHaveLength(1);
+    expect(host.frames().filter((f) => f.type === 'cfg' && f.seq === 1)).toHaveLength(2);
+    expect(emu.stats.helloFaults).toBe(1);
+  });
+
+  it('reset with hello=crc: the hello arrives damaged', async () => {
+    const { host, emu } = await startEmu();
+    await host.waitLines(2);
+    emu.reset('watchdog', 'crc');
+    await host.waitLines(4);
+    expect(decodeLine(host.raw[2]).ok).toBe(false);
+    expect(host.raw[2]).toHaveLength(withCrc(`0 hello 1.0.0-emu 2 4 watchdog ${emu.boot()}`).length); // one bit flipped
+    expect(decodeLine(host.raw[3])).toMatchObject({ ok: true, frame: { seq: 1, type: 'cfg' } });
+  });
+
+  it('badhello: one valid hello claiming protocol 9; the device\'s own seq goes on', async () => {
+    const { host, emu } = await startEmu();
+    await emu.whenReady();
+    emu.place(0, uidN(1));
+    emu.injectForeignHello();
+    emu.place(0, uidN(2));
+    await waitFor(() => events(host.frames()).length === 2, 2000);
+    const f = host.frames();
+    const i = f.findIndex((x) => x.type === 'hello' && x.proto === 9);
+    expect(f[i]).toEqual({ seq: 0, type: 'hello', fw: '1.0.0-emu', proto: 9, readers: 4, reset: 'power', boot: emu.boot() });
+    expect(f[i + 1].seq).toBe(f[i - 1].seq + 1);
+    expect(emu.stats.badHellos).toBe(1);
   });
 });
 
@@ -467,6 +709,65 @@ describe('playing a log', () => {
     const r3 = await deaf.emu.play(LOG, { deck, waitForHost: false, waitAfterFaults: false, hostWaitMs: 30 });
     expect(r3.resyncTimeouts).toBe(0);
     expect(r3.played).toBe(7);
+  });
+
+  it('after a lost line a replay that covers it resynchronises; one that starts after it does not', async () => {
+    // A host that answers every seq gap with `since <boot> <last>`, as the v2 driver does.
+    const sinceHost = async (lastOf: (lastSeq: number, gapSeq: number) => number) => {
+      const { host, emu } = await startEmu({ faults: 'lose:0.3,seed:4' });
+      let h = 2000;
+      let seen = 0;
+      let last = -1;
+      let inReplay = false;
+      const timer = setInterval(() => {
+        for (; seen < host.raw.length; seen++) {
+          const r = decodeLine(host.raw[seen]);
+          if (!r.ok) continue;
+          const f = r.frame;
+          if (f.type === 'replay') inReplay = true;
+          if (f.type === 'replayend') inReplay = false;
+          if (!inReplay && last >= 0 && f.seq > last + 1) host.send(`${h++} since ${emu.boot()} ${lastOf(last, f.seq)}`);
+          last = f.seq;
+        }
+      }, 1);
+      try {
+        return { r: await emu.play(LOG, { deck, waitForHost: false, hostWaitMs: 300 }), emu };
+      } finally {
+        clearInterval(timer);
+      }
+    };
+    const good = await sinceHost((last) => last);
+    expect(good.emu.stats.lost).toBeGreaterThan(0);
+    expect(good.emu.stats.replays).toBeGreaterThan(0);
+    expect(good.r.resyncTimeouts).toBe(0);
+    const late = await sinceHost((_last, gapSeq) => gapSeq);
+    expect(late.emu.stats.replays).toBeGreaterThan(0);
+    expect(late.r.resyncTimeouts).toBeGreaterThan(0);
+  });
+
+  it('badhello:at=N holds the play until the host has resynchronised', async () => {
+    const { host, emu } = await startEmu({ faults: 'badhello:at=3' });
+    let h = 3000;
+    const p = emu.play(LOG, { deck, waitForHost: false, hostWaitMs: 5000 });
+    await waitFor(() => host.frames().some((f) => f.type === 'hello' && f.proto === 9), 2000);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(events(host.frames())).toHaveLength(3); // events 1-2, then event 3 after the injected hello
+    const lastGood = host.frames().filter((f) => f.type !== 'hello').at(-2)!.seq;
+    host.send(`${h++} since ${emu.boot()} ${lastGood}`);
+    const r = await p;
+    expect(r.resyncTimeouts).toBe(0);
+    expect(emu.stats.badHellos).toBe(1);
+  });
+
+  it('after a reset the play goes on once the host took a replay of the new boot (a snapshot is not required)', async () => {
+    const { host, emu } = await startEmu({ faults: 'reset:at=3:hello=lost', heartbeatMs: 30 });
+    const first = emu.boot();
+    const p = emu.play(LOG, { deck, waitForHost: false, hostWaitMs: 5000 });
+    const hb = await host.waitFrame((f) => f.type === 'hb' && f.boot !== first);
+    host.send(`1 since ${hb.boot} 0`);
+    const r = await p;
+    expect(r.hostWaitTimeouts).toBe(0);
+    expect(emu.stats.snapshots).toBe(0);
   });
 
   it('refuses a log whose cards the deck lacks, or whose seat has no reader', () => {
