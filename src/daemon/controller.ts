@@ -10,7 +10,7 @@ import { type TableEvent, validateTableEvent } from '../formats/table-log.js';
 import { Journal, DeliveryMark as JournalMark, type UnstampedEvent } from '../journal/index.js';
 import { Table } from '../laws/engine.js';
 import { Feed, CommandRejected, type FeedLogger } from '../feed/mqtt-feed.js';
-import type { FeedCommand } from '../feed/commands.js';
+import { type FeedCommand, TransactionIndex, commandTx } from '../feed/commands.js';
 import { type BindingInterface, MultiBridge, presenceFromEvents, type SeatEvent } from '../hardware/bridge-driver.js';
 import { SeatMap } from '../hardware/seat-map.js';
 import { loadDecks } from '../hardware/deck.js';
@@ -150,14 +150,23 @@ export class Controller {
       mark: { get: () => mark.seq, set: (seq) => mark.advance(seq) },
       embargo: c.feed.embargo, tableOptions: { variant: c.variant },
       onCommand: (cmd) => this.command(cmd), logger: this.log as unknown as FeedLogger,
+      // Rebuilt from the journal, where each command's `tx` is written with its event: a retry after a crash is answered.
+      transactions: TransactionIndex.fromEvents(this.journal.events()),
     });
     this.feed = feed;
     return { name: 'feed', start: () => feed.start(), stop: () => feed.stop() };
   }
 
-  /** Apply a validated command from `request/<cmd>`: it becomes a journaled event like any other. */
+  /**
+   * Apply a validated command from `request/<cmd>`: it becomes a journaled event like any other, carrying its `tx`, so
+   * the answer `{seq}` is durable before it is sent and a retry is answered from the journal (the feed checks that).
+   */
   private async command(cmd: FeedCommand): Promise<Record<string, unknown>> {
     const ev = commandEvent(cmd);
+    if (ev.type === 'undo') {
+      const why = undoProblem(this.journal.events(), ev.target);
+      if (why) throw new CommandRejected(why);
+    }
     if (ev.type === 'remedy') {
       // A remedy nobody is entitled to is refused before it reaches the journal: try it on a copy of the table.
       const probe = new Table({ variant: this.opts.config.variant });
@@ -214,16 +223,42 @@ export class Controller {
   }
 }
 
-/** The table-log event a command stands for. */
+/** The table-log event a command stands for, with the command's `tx` (transaction id and body digest). */
 export function commandEvent(cmd: FeedCommand): UnstampedEvent {
+  const tx = commandTx(cmd);
   switch (cmd.name) {
-    case 'start-deal': return { type: 'deal', ...cmd.params };
-    case 'abandon-deal': return { type: 'abandon', ...(cmd.params.reason ? { reason: cmd.params.reason } : {}) };
-    case 'set-contract': return { type: 'contract', contract: cmd.params.contract };
-    case 'remedy': return { type: 'remedy', ...cmd.params };
-    case 'claim': return { type: 'claim', seat: cmd.params.seat, tricks: cmd.params.tricks };
-    case 'undo-misread': return { type: 'undo', target: cmd.params.seq };
+    case 'start-deal': return { type: 'deal', ...cmd.params, tx };
+    case 'abandon-deal': return { type: 'abandon', ...(cmd.params.reason ? { reason: cmd.params.reason } : {}), tx };
+    case 'set-contract': return { type: 'contract', contract: cmd.params.contract, tx };
+    case 'remedy': return { type: 'remedy', ...cmd.params, tx };
+    case 'claim': return { type: 'claim', seat: cmd.params.seat, tricks: cmd.params.tricks, tx };
+    case 'undo-misread': return { type: 'undo', target: cmd.params.seq, tx };
   }
+}
+
+/**
+ * Why event `target` cannot be undone as a misread, or null: only a place or lift of the deal in progress (after the
+ * last deal event, not abandoned, not undone already) can be. `events` is the session's journal.
+ */
+export function undoProblem(events: readonly TableEvent[], target: number): string | null {
+  const fix = 'give the seq of a misread place or lift of the deal in progress';
+  let start = events.length - 1;
+  while (start >= 0 && events[start].type !== 'deal') start--;
+  if (start < 0) return `seq: ${target} cannot be undone: no deal is in progress (start one with start-deal); ${fix}`;
+  const deal = events[start];
+  const dealSeq = deal.seq!;
+  const abandoned = events.slice(start + 1).find((e) => e.type === 'abandon');
+  if (abandoned) return `seq: ${target} cannot be undone: the deal of seq ${dealSeq} was abandoned at seq ${abandoned.seq}; nothing in it counts any more`;
+  const ev = events.find((e) => e.seq === target);
+  if (!ev) {
+    const last = events.length ? events[events.length - 1].seq! : 0;
+    return `seq: there is no event ${target} in this session (its last is seq ${last}); ${fix}`;
+  }
+  if (target < dealSeq) return `seq: event ${target} belongs to an earlier deal (the deal in progress starts at seq ${dealSeq}); ${fix}`;
+  if (ev.type !== 'place' && ev.type !== 'lift') return `seq: event ${target} is a ${ev.type}, not a card read (place or lift); ${fix}`;
+  const undone = events.slice(start + 1).find((e) => e.type === 'undo' && e.target === target);
+  if (undone) return `seq: event ${target} was already undone by seq ${undone.seq}; ${fix}`;
+  return null;
 }
 
 async function readTls(m: TenaceConfig['mqtt']): Promise<{ ca?: Buffer; cert?: Buffer; key?: Buffer; rejectUnauthorized: boolean }> {

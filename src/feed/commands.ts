@@ -1,11 +1,12 @@
 // Commands on `request/<cmd>` (DESIGN §6): one JSON schema per command, checked with ajv, then the checks a schema
 // cannot express (card and deal notation, contracts). Every refusal is one sentence "<field>: <problem>; <fix>", so
 // whoever sent the command can act on it, and nothing is applied.
+import { createHash } from 'node:crypto';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { formatCard, tryParseCard } from '../cards/card.js';
 import { parseDeal } from '../cards/deal.js';
 import type { Seat } from '../cards/seat.js';
-import type { DealEvent, RemedyName } from '../formats/table-log.js';
+import type { CommandTx, DealEvent, RemedyName, TableEvent } from '../formats/table-log.js';
 import { parseContract } from '../laws/contract.js';
 import { variantNames } from '../laws/variants.js';
 import { COMMANDS, type CommandName, isCommandName } from './topics.js';
@@ -219,4 +220,91 @@ export function checkCommand(cmd: string, payload: Uint8Array | string): Command
     if (!c.ok) return { ok: false, transaction: tx, error: `contract: "${o.contract}" is not a contract; ${FIX.contract}` };
   }
   return { ok: true, command: { name: cmd, transaction: tx, params: o } as FeedCommand };
+}
+
+// ------------------------------------------------------------------ exactly once
+
+/** JSON with the keys of every object sorted, so that equal bodies give equal text whatever the sender's key order. */
+function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (typeof v === 'object' && v !== null) {
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o).sort().filter((k) => o[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+/** SHA-256 (hex) of a validated command's name and canonical body: a retry has the same, a reused id another. */
+export function commandDigest(cmd: FeedCommand): string {
+  return createHash('sha256').update(`${cmd.name}\n${canonicalJson(cmd.params)}`).digest('hex');
+}
+
+/** The `tx` field journaled with the event a command becomes (docs/contracts.md §4). */
+export function commandTx(cmd: FeedCommand): CommandTx {
+  return { id: cmd.transaction, digest: commandDigest(cmd) };
+}
+
+/** The command each commanded event type comes from, to name it in a refusal after a restart. */
+const COMMAND_OF_EVENT: Partial<Record<TableEvent['type'], CommandName>> = {
+  deal: 'start-deal', abandon: 'abandon-deal', contract: 'set-contract', remedy: 'remedy', claim: 'claim', undo: 'undo-misread',
+};
+
+interface Bound {
+  name: string;
+  digest: string;
+  /** The fields of the first `ok: true` answer besides `transaction` and `ok`. */
+  answer: Record<string, unknown>;
+}
+
+/** What the index says about a command: never seen, a retry of an applied one, or its id reused for another body. */
+export type TransactionLookup =
+  | { kind: 'new' }
+  | { kind: 'repeat'; answer: Record<string, unknown> }
+  | { kind: 'conflict'; error: string };
+
+/**
+ * The transactions a table has applied. A retry (same id, same digest) gets the first answer; the same id with
+ * another body is refused. Only applied commands bind their id: a refused command changed nothing, so its id may be
+ * sent again, corrected. Built from the journal on start (each event's `tx`), so the answers survive a crash.
+ */
+export class TransactionIndex {
+  private readonly byId = new Map<string, Bound>();
+
+  /** The index of a journal: every event with a `tx` binds its id to the answer `{seq}`. */
+  static fromEvents(events: Iterable<TableEvent>): TransactionIndex {
+    const index = new TransactionIndex();
+    for (const ev of events) {
+      if (!ev.tx) continue;
+      index.byId.set(keyOf(ev.tx.id), { name: COMMAND_OF_EVENT[ev.type] ?? ev.type, digest: ev.tx.digest, answer: ev.seq === undefined ? {} : { seq: ev.seq } });
+    }
+    return index;
+  }
+
+  /** How many transaction ids are bound. */
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /** Whether `cmd` is new, a retry (with its first answer), or a reuse of its id for another body (with the refusal). */
+  lookup(cmd: FeedCommand): TransactionLookup {
+    const b = this.byId.get(keyOf(cmd.transaction));
+    if (!b) return { kind: 'new' };
+    if (b.digest === commandDigest(cmd)) return { kind: 'repeat', answer: b.answer };
+    const first = typeof b.answer.seq === 'number' ? `${b.name}, journaled as seq ${b.answer.seq}` : b.name;
+    return {
+      kind: 'conflict',
+      error: `transaction: ${JSON.stringify(cmd.transaction)} was already used for another command (${first}); ` +
+        'send this command with a new transaction id, or repeat the first one unchanged to get its answer again',
+    };
+  }
+
+  /** Bind the id of an applied command to its answer. */
+  record(cmd: FeedCommand, answer: Record<string, unknown>): void {
+    this.byId.set(keyOf(cmd.transaction), { name: cmd.name, digest: commandDigest(cmd), answer });
+  }
+}
+
+// 7 and "7" are different ids: the key keeps the JSON type.
+function keyOf(id: Transaction): string {
+  return JSON.stringify(id);
 }

@@ -11,7 +11,7 @@ import { EventEmitter } from 'node:events';
 import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
 import type { TableEvent } from '../formats/table-log.js';
 import type { TableOptions } from '../laws/engine.js';
-import { type CommandCheck, type FeedCommand, type Transaction, checkCommand } from './commands.js';
+import { type CommandCheck, type FeedCommand, type Transaction, TransactionIndex, checkCommand } from './commands.js';
 import {
   type DirectorState, type EmbargoPolicy, type Projected, type ProjectionIncident, Projector, type PublicState, SCHEMA_VERSION,
 } from './projection.js';
@@ -86,6 +86,11 @@ export interface FeedOptions {
   embargo?: EmbargoPolicy;
   tableOptions?: TableOptions;
   onCommand?: CommandHandler;
+  /**
+   * The transactions already applied, so a retry is answered and not re-applied. Default: an empty one in memory;
+   * the daemon gives one rebuilt from its journal, where the handler journals each command's `tx`.
+   */
+  transactions?: TransactionIndex;
   logger?: FeedLogger;
   /** Events read from the source per pass, default 256. */
   batchSize?: number;
@@ -121,8 +126,6 @@ export type CommandResponse = { transaction: Transaction | null; ok: true; [k: s
 
 const SILENT: FeedLogger = { debug() {}, info() {}, warn() {}, error() {} };
 const MAX_BACKOFF_MS = 5000;
-// Remember the last answers so that a redelivered (QoS 1 DUP) or retried request is answered again, not re-applied.
-const RECENT_TRANSACTIONS = 256;
 
 /** Publishes a table to MQTT from its journal; see the module comment. */
 export class Feed extends EventEmitter<FeedEvents> {
@@ -146,7 +149,7 @@ export class Feed extends EventEmitter<FeedEvents> {
   private stopped = false;
   private backoff = 0;
   private retryTimer: NodeJS.Timeout | null = null;
-  private readonly recent = new Map<string, Promise<CommandResponse>>();
+  private readonly transactions: TransactionIndex;
   private commandChain: Promise<void> = Promise.resolve();
 
   constructor(opts: FeedOptions) {
@@ -154,6 +157,7 @@ export class Feed extends EventEmitter<FeedEvents> {
     this.opts = opts;
     this.topics = tableTopics(opts.club, opts.table, opts.base);
     this.log = opts.logger ?? SILENT;
+    this.transactions = opts.transactions ?? new TransactionIndex();
     this.projector = new Projector({
       embargo: opts.embargo, tableOptions: opts.tableOptions,
       onIncident: (i) => {
@@ -456,17 +460,23 @@ export class Feed extends EventEmitter<FeedEvents> {
       this.log.warn({ cmd, error: check.error, transaction: check.transaction }, 'malformed command refused');
       response = { transaction: check.transaction, ok: false, error: check.error };
     } else {
+      // A redelivered (QoS 1 DUP) or retried request is answered again, never applied twice.
       const c = check.command;
-      const key = `${c.name}\u0000${typeof c.transaction}:${c.transaction}`;
-      let answer = this.recent.get(key);
-      if (answer) {
+      const seen = this.transactions.lookup(c);
+      if (seen.kind === 'repeat') {
         this.stats.duplicateCommands++;
+        response = { ...seen.answer, transaction: c.transaction, ok: true };
+      } else if (seen.kind === 'conflict') {
+        this.stats.commandsRefused++;
+        this.log.warn({ cmd, transaction: c.transaction, error: seen.error }, 'transaction id reused for another command; refused');
+        response = { transaction: c.transaction, ok: false, error: seen.error };
       } else {
-        answer = this.runHandler(c);
-        this.recent.set(key, answer);
-        if (this.recent.size > RECENT_TRANSACTIONS) this.recent.delete(this.recent.keys().next().value!);
+        response = await this.runHandler(c);
+        if (response.ok) {
+          const { transaction: _t, ok: _o, ...answer } = response;
+          this.transactions.record(c, answer);
+        }
       }
-      response = await answer;
     }
     this.emit('command', cmd, response);
     await this.respond(cmd, response, packet);

@@ -9,7 +9,12 @@ interface Stamped {
   seq?: number;
   /** ISO time; optional in hand-written logs. */
   at?: string;
+  /** Extension: the command this event stands for (`request/<cmd>`), so that a retry is answered, not re-applied. */
+  tx?: CommandTx;
 }
+
+/** Extension: a command's transaction id and the digest of its name and canonical body (src/feed/commands.ts). */
+export interface CommandTx { id: string | number; digest: string }
 
 export interface DealEvent extends Stamped {
   type: 'deal';
@@ -125,12 +130,24 @@ function sourceFields(e: Record<string, unknown>): string | null {
   return null;
 }
 
+/** Check the optional `tx` of a commanded event; a sentence naming the field, or null. */
+function txField(tx: unknown): string | null {
+  const t = tx as Record<string, unknown>;
+  const id = typeof t === 'object' && t !== null ? t.id : undefined;
+  const idOk = (typeof id === 'string' && id.length >= 1 && id.length <= 128) || Number.isSafeInteger(id);
+  if (!idOk || typeof t.digest !== 'string' || !/^[0-9a-f]{64}$/.test(t.digest)) {
+    return '"tx" must be {"id": the transaction (1-128 characters or an integer), "digest": 64 lower-case hex digits}';
+  }
+  return null;
+}
+
 /** Check one parsed object against the TableEvent shapes; returns a sentence naming the field, or null. */
 export function validateTableEvent(o: unknown): string | null {
   if (typeof o !== 'object' || o === null || Array.isArray(o)) return 'each line must be a JSON object';
   const e = o as Record<string, unknown>;
   if (e.seq !== undefined && !(Number.isInteger(e.seq) && (e.seq as number) >= 0)) return '"seq" must be a non-negative integer';
   if (e.at !== undefined && (typeof e.at !== 'string' || Number.isNaN(Date.parse(e.at)))) return '"at" must be an ISO time string';
+  if (e.tx !== undefined) { const x = txField(e.tx); if (x) return x; }
   switch (e.type) {
     case 'deal': {
       if (e.board !== undefined && !(Number.isInteger(e.board) && (e.board as number) >= 0)) return '"board" must be a non-negative integer';

@@ -1,6 +1,7 @@
 // Command validation without a broker: every refusal names the field and says what to send instead.
 import { describe, expect, it } from 'vitest';
-import { checkCommand } from '../../src/feed/commands.js';
+import { type FeedCommand, TransactionIndex, checkCommand, commandDigest, commandTx } from '../../src/feed/commands.js';
+import { type TableEvent, validateTableEvent } from '../../src/formats/table-log.js';
 
 const bad: [cmd: string, payload: string, field: string, fix: RegExp][] = [
   ['claim', '{"transaction":"t1","seat":"N"', 'payload', /not valid JSON/],
@@ -63,5 +64,68 @@ describe('checkCommand', () => {
     expect(checkCommand('abandon-deal', '{"transaction":"a"}').ok).toBe(true);
     expect(checkCommand('set-contract', '{"transaction":"s","contract":"3NTSX"}').ok).toBe(true);
     expect(checkCommand('claim', new TextEncoder().encode('{"transaction":"c","seat":"S","tricks":13}')).ok).toBe(true);
+  });
+});
+
+/** A valid command from a JSON payload (the test fails here if it is not one). */
+function cmd(name: string, payload: object): FeedCommand {
+  const r = checkCommand(name, JSON.stringify(payload));
+  if (!r.ok) throw new Error(r.error);
+  return r.command;
+}
+
+describe('exactly once (issue 12 item 5)', () => {
+  it('digests the name and canonical body: key order and card spelling do not matter, every other difference does', () => {
+    const a = cmd('remedy', { transaction: 'r', by: 'E', remedy: 'call-card', seat: 'N', card: '♥10' });
+    const b = cmd('remedy', { card: 'HT', seat: 'N', remedy: 'call-card', by: 'E', transaction: 'another id' });
+    expect(commandDigest(a)).toMatch(/^[0-9a-f]{64}$/);
+    expect(commandDigest(b)).toBe(commandDigest(a));
+    expect(commandDigest(cmd('remedy', { transaction: 'r', by: 'E', remedy: 'call-card', seat: 'N', card: 'H9' }))).not.toBe(commandDigest(a));
+    // The same fields under another command name are another command.
+    expect(commandDigest(cmd('claim', { transaction: 1, seat: 'S', tricks: 3 })))
+      .not.toBe(commandDigest({ name: 'undo-misread', transaction: 1, params: { seat: 'S', tricks: 3 } } as unknown as FeedCommand));
+    expect(commandTx(a)).toEqual({ id: 'r', digest: commandDigest(a) });
+  });
+
+  it('answers a retry with the first answer and refuses the id reused for another body, naming the transaction', () => {
+    const index = new TransactionIndex();
+    const deal = cmd('start-deal', { transaction: 'd1', board: 3 });
+    expect(index.lookup(deal)).toEqual({ kind: 'new' });
+    index.record(deal, { seq: 1 });
+    expect(index.lookup(cmd('start-deal', { board: 3, transaction: 'd1' }))).toEqual({ kind: 'repeat', answer: { seq: 1 } });
+    const other = index.lookup(cmd('start-deal', { transaction: 'd1', board: 4 }));
+    expect(other.kind).toBe('conflict');
+    if (other.kind === 'conflict') {
+      expect(other.error).toMatch(/^transaction: "d1" was already used for another command \(start-deal, journaled as seq 1\); send this command with a new transaction id/);
+    }
+    expect(index.lookup(cmd('claim', { transaction: 'd1', seat: 'N', tricks: 2 })).kind).toBe('conflict');
+    // 7 and "7" are two ids.
+    index.record(cmd('claim', { transaction: 7, seat: 'N', tricks: 2 }), { seq: 9 });
+    expect(index.lookup(cmd('claim', { transaction: '7', seat: 'N', tricks: 3 }))).toEqual({ kind: 'new' });
+  });
+
+  it('rebuilds the index from journaled events with tx (what a restarted daemon does)', () => {
+    const deal = cmd('start-deal', { transaction: 'd1', board: 3 });
+    const undo = cmd('undo-misread', { transaction: 'u', seq: 2 });
+    const events: TableEvent[] = [
+      { type: 'deal', board: 3, seq: 1, tx: commandTx(deal) },
+      { type: 'place', seat: 'N', card: 'SA', seq: 2 },
+      { type: 'undo', target: 2, seq: 3, tx: commandTx(undo) },
+    ];
+    const index = TransactionIndex.fromEvents(events);
+    expect(index.size).toBe(2);
+    expect(index.lookup(deal)).toEqual({ kind: 'repeat', answer: { seq: 1 } });
+    expect(index.lookup(undo)).toEqual({ kind: 'repeat', answer: { seq: 3 } });
+    const reuse = index.lookup(cmd('undo-misread', { transaction: 'u', seq: 5 }));
+    expect(reuse.kind === 'conflict' && reuse.error).toMatch(/^transaction: "u" was already used for another command \(undo-misread, journaled as seq 3\)/);
+  });
+
+  it('checks the table-log tx field (docs/contracts.md §4)', () => {
+    const digest = 'ab'.repeat(32);
+    expect(validateTableEvent({ type: 'claim', seat: 'N', tricks: 2, tx: { id: 't1', digest } })).toBeNull();
+    expect(validateTableEvent({ type: 'deal', tx: { id: 12, digest } })).toBeNull();
+    for (const tx of [{ id: '', digest }, { id: 1.5, digest }, { id: 't', digest: 'AB'.repeat(32) }, { id: 't' }, 'x', null]) {
+      expect(validateTableEvent({ type: 'deal', tx }), JSON.stringify(tx)).toMatch(/^"tx" must be \{"id": the transaction/);
+    }
   });
 });

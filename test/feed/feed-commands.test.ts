@@ -1,5 +1,6 @@
 // (d) Commands over MQTT on the real Mosquitto at 127.0.0.1:1883: malformed ones get a clear error response and
-// nothing is applied; valid ones reach the handler once (a repeated transaction is answered, not re-applied).
+// nothing is applied; valid ones reach the handler once (a repeated transaction is answered, not re-applied; its id
+// reused for another body is refused).
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeedCommand } from '../../src/feed/commands.js';
@@ -108,9 +109,33 @@ describe('commands over MQTT', () => {
     expect(feed.stats.duplicateCommands).toBe(1);
   });
 
+  it('refuses a transaction id reused with another body, naming it, and applies nothing (issue 12 item 5)', async () => {
+    // c1 was a claim S 4 (the test above): the same id for claim N 2 and for another command are both refused.
+    const before = { calls: calls.length, events: source.events.length, refused: feed.stats.commandsRefused };
+    await sender.publishAsync(feed.topics.request('claim'), '{"transaction":"c1","seat":"N","tricks":2}', { qos: 1 });
+    await waitFor(() => responses.get('claim:c1')!.length === 3, 3000, 'the answer to the reused id');
+    expect(responses.get('claim:c1')![2].payload).toEqual({
+      transaction: 'c1', ok: false,
+      error: 'transaction: "c1" was already used for another command (claim, journaled as seq 21); send this command with a new transaction id, or repeat the first one unchanged to get its answer again',
+    });
+    const [r] = await ask('abandon-deal', '{"transaction":"c1"}', 'abandon-deal:c1');
+    expect(r.payload).toMatchObject({ transaction: 'c1', ok: false, error: expect.stringMatching(/^transaction: "c1" was already used/) });
+    expect(calls).toHaveLength(before.calls);
+    expect(source.events).toHaveLength(before.events);
+    expect(feed.stats.commandsRefused).toBe(before.refused + 2);
+  });
+
+  it('binds no id to a refused command: the same id, corrected, is applied', async () => {
+    const [r] = await ask('undo-misread', '{"transaction":"fix","seq":600}', 'undo-misread:fix');
+    expect(r.payload).toMatchObject({ transaction: 'fix', ok: false });
+    await sender.publishAsync(feed.topics.request('undo-misread'), '{"transaction":"fix","seq":3}', { qos: 1 });
+    await waitFor(() => responses.get('undo-misread:fix')!.length === 2, 3000, 'the corrected command');
+    expect(responses.get('undo-misread:fix')![1].payload).toEqual({ transaction: 'fix', ok: true, noted: 'undo-misread' });
+  });
+
   it("sends the handler's refusal back as ok:false", async () => {
     const [r] = await ask('undo-misread', '{"transaction":7,"seq":500}', 'undo-misread:7');
     expect(r.payload).toEqual({ transaction: 7, ok: false, error: 'seq: no event 500 in this session; give the seq of the misread event' });
-    expect(feed.stats.commandsRefused).toBe(1);
+    expect(feed.stats.commandsRefused).toBe(4);
   });
 });

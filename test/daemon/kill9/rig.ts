@@ -62,6 +62,12 @@ export async function buildDaemon(dir: string): Promise<DaemonBuild> {
   return { launcher };
 }
 
+/**
+ * What the driver logs (at debug when nothing was missed) once it is in step with the bridge again: a replay of the
+ * bridge's event log applied (protocol v2), or a presence snapshot reconciled (v1, and v2's fallback).
+ */
+export const SYNC_MESSAGES: readonly string[] = ['replay applied', 'snapshot reconciled (order unknown)', 'snapshot reconciled'];
+
 /** One pino line of the daemon's stdout. */
 export interface LogLine {
   level?: string;
@@ -123,6 +129,11 @@ export class Daemon {
     return this.logs.filter((l) => l.msg === msg);
   }
 
+  /** The driver's resynchronisations so far (SYNC_MESSAGES lines). */
+  syncs(): LogLine[] {
+    return this.logs.filter((l) => SYNC_MESSAGES.includes(l.msg ?? ''));
+  }
+
   /** SIGKILL, and wait until the process is gone (its stdout read to the end). */
   async kill9(): Promise<void> {
     if (this.exit === null) this.proc.kill('SIGKILL');
@@ -156,8 +167,8 @@ export class Rig {
   readonly daemons: Daemon[] = [];
   /** Launchers warming up for the next starts. */
   private spares: Daemon[] = [];
-  /** Responses seen on response/start-deal. */
-  readonly responses: Record<string, unknown>[] = [];
+  /** Responses seen on response/<cmd>, in arrival order. */
+  readonly responses: { cmd: string; payload: Record<string, unknown> }[] = [];
   private pty!: PtyPair;
   private sub!: MqttClient;
 
@@ -191,7 +202,7 @@ export class Rig {
       `mqtt: { url: ${JSON.stringify(BROKER_URL)}, keepalive: 5 }`,
       'feed: { embargo: live }',
       'http: { port: 0, host: 127.0.0.1 }',
-      // debug: "snapshot reconciled" is logged for every resynchronisation, which says when a restart is complete.
+      // debug: a resynchronisation is logged every time (SYNC_MESSAGES), which says when a restart is complete.
       'log: { level: debug }',
       'hardware:',
       `  decks: [${JSON.stringify(deckPath)}]`,
@@ -202,16 +213,17 @@ export class Rig {
 
     // The spectator subscribes before the first daemon starts, and stays for the whole deal.
     this.sub = await client(BROKER_URL, { clientId: uid('k9-spectator-') });
+    const responsePrefix = this.mirror.topics.response('');
     this.sub.on('message', (topic, payload) => {
-      if (topic === this.mirror.topics.response('start-deal')) {
+      if (topic.startsWith(responsePrefix)) {
         try {
-          this.responses.push(JSON.parse(payload.toString()) as Record<string, unknown>);
+          this.responses.push({ cmd: topic.slice(responsePrefix.length), payload: JSON.parse(payload.toString()) as Record<string, unknown> });
         } catch { /* not ours */ }
         return;
       }
       this.mirror.handle(topic, payload);
     });
-    await this.sub.subscribeAsync([...this.mirror.subscriptions(), this.mirror.topics.response('start-deal')], { qos: 1 });
+    await this.sub.subscribeAsync([...this.mirror.subscriptions(), this.mirror.topics.response('+')], { qos: 1 });
 
     await this.emulator.start(ptyLink(this.pty));
     await this.emulator.whenReady();
@@ -250,7 +262,7 @@ export class Rig {
   async waitBack(d: Daemon, events: number, timeoutMs = 20_000): Promise<void> {
     await waitUntil(async () => {
       if (!d.running) throw new Error(`daemon #${d.generation} exited (${JSON.stringify(d.exit)}):\n${d.tail()}`);
-      return d.logged('snapshot reconciled').length > 0 && (await this.journalEvents()).length >= events;
+      return d.syncs().length > 0 && (await this.journalEvents()).length >= events;
     }, timeoutMs, () => `daemon #${d.generation} to resynchronise with ${events} events journaled:\n${d.tail()}`);
     this.warm();
   }
@@ -272,26 +284,37 @@ export class Rig {
     return events;
   }
 
+  /** The club layer starts the deal with `request/start-deal` (see command()). Resolves to the response. */
+  startDeal(deal: Record<string, unknown>, timeoutMs = 15_000): Promise<Record<string, unknown>> {
+    return this.command('start-deal', deal, { timeoutMs });
+  }
+
   /**
-   * The club layer starts the deal: `request/start-deal` with a transaction id, sent again every second until the
-   * response comes (the daemon subscribes to requests only after announcing itself; a repeat of a transaction it
-   * already handled is answered, not re-applied). Resolves to the response.
+   * Send `request/<cmd>` with a transaction id (a fresh one unless given), again every second until a response to it
+   * comes (the daemon subscribes to requests only after announcing itself, and the session is clean: a request sent
+   * while it is down is lost; a repeat of a transaction it already applied is answered, not re-applied). Resolves to
+   * the first response that arrives after this call.
    */
-  async startDeal(deal: Record<string, unknown>, timeoutMs = 15_000): Promise<Record<string, unknown>> {
-    const transaction = uid('deal-');
-    const payload = JSON.stringify({ ...deal, transaction });
-    const topic = this.mirror.topics.request('start-deal');
+  async command(cmd: string, body: Record<string, unknown>, opts: { transaction?: string | number; timeoutMs?: number } = {}): Promise<Record<string, unknown>> {
+    const transaction = opts.transaction ?? uid(`${cmd}-`);
+    const from = this.responses.length;
+    const timeoutMs = opts.timeoutMs ?? 15_000;
     const end = Date.now() + timeoutMs;
     while (Date.now() < end) {
-      await this.sub.publishAsync(topic, payload, { qos: 1 });
+      await this.send(cmd, body, transaction);
       const until = Date.now() + 1000;
       while (Date.now() < until) {
-        const r = this.responses.find((x) => x.transaction === transaction);
-        if (r) return r;
+        const r = this.responses.slice(from).find((x) => x.cmd === cmd && x.payload.transaction === transaction);
+        if (r) return r.payload;
         await sleep(10);
       }
     }
-    throw new Error(`no response to start-deal ${transaction} within ${timeoutMs} ms:\n${this.daemon?.tail() ?? ''}`);
+    throw new Error(`no response to ${cmd} ${JSON.stringify(transaction)} within ${timeoutMs} ms:\n${this.daemon?.tail() ?? ''}`);
+  }
+
+  /** Publish `request/<cmd>` once, without waiting for the response. */
+  async send(cmd: string, body: Record<string, unknown>, transaction: string | number): Promise<void> {
+    await this.sub.publishAsync(this.mirror.topics.request(cmd), JSON.stringify({ ...body, transaction }), { qos: 1 });
   }
 
   /** The emulator steps (reader, tag) of a table log's place/lift events. */
