@@ -1,18 +1,21 @@
-// `tenace check-config FILE [--print] [--env] [--skip-files]`: validate a daemon config without running anything.
+// `tenace check-config FILE [--print] [--env] [--skip-files] [--schema]`: validate a daemon config without running
+// anything. A bridge or scanner port that is not there is a warning (the daemon waits for it), not an error.
 // Exit codes follow sysexits.h, as systemd and `tenace run` do: 0 valid, 64 usage, 78 (EX_CONFIG) bad config.
 import { type CliIo, EX_USAGE, STDIO, parseCommand } from './args.js';
-import { checkConfigFiles, formatConfigErrors, loadConfig } from '../config/load.js';
+import { checkConfigDevices, checkConfigFiles, formatConfigErrors, loadConfig } from '../config/load.js';
+import { publishedSchemaText } from '../config/json-schema.js';
 import { envOverrides } from '../config/env.js';
 import type { TenaceConfig } from '../config/schema.js';
 
 
 export const EX_CONFIG = 78;
 
-const USAGE = `usage: tenace check-config FILE [--print] [--env] [--skip-files]
+const USAGE = `usage: tenace check-config FILE [--print] [--env] [--skip-files] [--schema]
   FILE          the daemon's YAML config (TENACE_* environment overrides apply, as for tenace run)
   --print       print the effective config as JSON, defaults filled in, passwords hidden
   --env         list the TENACE_* environment overrides and exit
-  --skip-files  do not check that the TLS, password and deck files exist (checking on another machine)
+  --skip-files  do not check that the TLS, password and deck files and the serial ports exist (checking on another machine)
+  --schema      print the config's JSON Schema (config/tenace.schema.json) for editors, and exit
 `;
 
 
@@ -53,9 +56,16 @@ export function checkConfigCommand(argv: string[], io: CliIo = STDIO, env: Recor
   const args = parseCommand('check-config', USAGE, {
       args: argv,
       allowPositionals: true,
-      options: { print: { type: 'boolean' }, env: { type: 'boolean' }, 'skip-files': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        print: { type: 'boolean' }, env: { type: 'boolean' }, 'skip-files': { type: 'boolean' }, schema: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
     }, io);
   if (typeof args === 'number') return args;
+  if (args.values.schema) {
+    io.out(publishedSchemaText());
+    return 0;
+  }
   if (args.values.env) {
     const rows = envOverrides();
     const width = Math.max(...rows.map((r) => r.name.length));
@@ -79,6 +89,7 @@ export function checkConfigCommand(argv: string[], io: CliIo = STDIO, env: Recor
     io.err(formatConfigErrors(fileErrors, file));
     return EX_CONFIG;
   }
+  if (!args.values['skip-files']) for (const w of checkConfigDevices(r.config)) io.err(`warning: ${formatConfigErrors([w], file)}`);
   if (args.values.print) io.out(`${JSON.stringify(redactConfig(r.config), null, 2)}\n`);
   io.out(`${describeConfig(r.config)}\n`);
   return 0;

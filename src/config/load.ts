@@ -5,6 +5,7 @@ import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { LineCounter, isMap, isNode, isScalar, parseDocument, type Document } from 'yaml';
+import { deviceProblem } from './devices.js';
 import { applyEnvOverrides } from './env.js';
 import { PATH_FIELDS, configSchema, type TenaceConfig } from './schema.js';
 import { closest } from './suggest.js';
@@ -160,6 +161,24 @@ export function checkConfigFiles(config: TenaceConfig): ConfigError[] {
     if (code !== 'ENOENT') errors.push({ path: 'journal.dir', message: `${config.journal.dir} is not writable by this user: give it to the daemon's user (${code})` });
   }
   return errors;
+}
+
+/**
+ * Warnings about the serial devices a valid config names (bridges, serial scanner) that are not there or cannot be
+ * opened now. Only warnings: the daemon waits for a device that is plugged in later.
+ */
+export function checkConfigDevices(config: TenaceConfig): ConfigError[] {
+  const warnings: ConfigError[] = [];
+  config.hardware.bridges.forEach((b, i) => {
+    const problem = deviceProblem(b.port, 'bridge');
+    if (problem) warnings.push({ path: `hardware.bridges[${i}].port`, message: problem });
+  });
+  const s = config.hardware.scanner;
+  if (s.mode === 'serial' && s.port) {
+    const problem = deviceProblem(s.port, 'scanner');
+    if (problem) warnings.push({ path: 'hardware.scanner.port', message: problem });
+  }
+  return warnings;
 }
 
 // YAML reads `id: 7` as a number; ids are names, so a whole number is taken as its digits.
@@ -355,6 +374,10 @@ function crossChecks(data: Record<string, unknown>, warnings: ConfigError[]): Co
   }
 
   const bridges = Array.isArray(hw?.bridges) ? hw.bridges : [];
+  if (bridges.length > 0 && (!Array.isArray(hw?.decks) || hw.decks.length === 0)) {
+    // Without a deck every card read is an unknown tag: the table would judge nothing.
+    errors.push({ path: 'hardware.decks', message: `is empty but ${bridges.length === 1 ? 'a bridge is' : `${bridges.length} bridges are`} configured: every card would be an unknown tag; list the deck files of the table's packs (tenace enrol writes them), e.g. decks: [decks/red.deck.json, decks/blue.deck.json]` });
+  }
   const ids = new Map<unknown, number>();
   const ports = new Map<unknown, number>();
   bridges.forEach((b, i) => {

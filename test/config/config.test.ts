@@ -208,7 +208,7 @@ hardware:
   });
 
   it('warns about a serial port name that changes on re-plug', () => {
-    const r = parseConfig(`${MINIMAL}hardware: { bridges: [ { id: b, port: /dev/ttyACM0, readers: [ { reader: 0, seat: N } ] } ] }\n`);
+    const r = parseConfig(`${MINIMAL}hardware: { decks: [red.deck.json], bridges: [ { id: b, port: /dev/ttyACM0, readers: [ { reader: 0, seat: N } ] } ] }\n`);
     expect(r.ok).toBe(true);
     expect(r.warnings).toEqual([expect.objectContaining({ path: 'hardware.bridges[0].port', message: expect.stringMatching(/prefer its \/dev\/serial\/by-id/) })]);
   });
@@ -302,7 +302,7 @@ describe('tenace check-config', () => {
 
   it('exits 78 (EX_CONFIG) with the errors, one a line, naming file, line and path', () => {
     const file = join(tmp, 'bad.yaml');
-    writeFileSync(file, 'club: { id: ely }\ntable: { id: "7" }\nhardware:\n  bridges:\n    - { id: b, port: /dev/x, readers: [ { reader: 0, seat: Q } ] }\n');
+    writeFileSync(file, 'club: { id: ely }\ntable: { id: "7" }\nhardware:\n  bridges:\n    - { id: b, port: /dev/x, readers: [ { reader: 0, seat: Q } ] }\n  decks: [red.deck.json]\n');
     const c = capture();
     expect(checkConfigCommand([file], c.io, {})).toBe(EX_CONFIG);
     expect(EX_CONFIG).toBe(78);
