@@ -7,8 +7,9 @@ import { winningIndex } from '../laws/trick.js';
 import { type Seat, SEATS, seatIndex, sideOf } from '../cards/seat.js';
 import {
   type DealRecord, type ParseError, type ParseResult, normaliseCard, compactContract, contractTrump,
-  claimFromResult, completeTrickCount, sideTricks, normaliseStrain,
+  claimFromResult, completeTrickCount, sideTricks, normaliseStrain, parseCompactContract,
 } from './record.js';
+import { quote } from './quote.js';
 
 interface LinTag { name: string; value: string; line: number }
 
@@ -37,11 +38,11 @@ function tokenize(src: string, errors: ParseError[]): LinTag[] {
     const name = parts[k].text.trim();
     const value = parts[k + 1];
     if (value === undefined) {
-      if (name !== '') errors.push({ line: parts[k].line, message: `"${name.slice(0, 20)}" has no value: LIN tags are written name|value|` });
+      if (name !== '') errors.push({ line: parts[k].line, message: `${quote(name, 20)} has no value: LIN tags are written name|value|` });
       break;
     }
     if (!/^[A-Za-z]{2}$/.test(name)) {
-      errors.push({ line: parts[k].line, message: `"${name.slice(0, 20)}" is not a LIN tag name (two letters, e.g. md, pc)` });
+      errors.push({ line: parts[k].line, message: `${quote(name, 20)} is not a LIN tag name (two letters, e.g. md, pc)` });
       continue;
     }
     tags.push({ name: name.toLowerCase(), value: value.text, line: parts[k].line });
@@ -84,10 +85,10 @@ function parseLinHand(text: string): Hand | string {
     if (s >= 0 && 'SHDCshdc'.includes(ch)) { suit = s; continue; }
     const tok = ch === '1' && text[i + 1] === '0' ? '10' : ch;
     const r = rankIndex(tok);
-    if (r < 0) return `"${ch}" in hand "${text}" is neither a suit (S H D C) nor a rank`;
-    if (suit < 0) return `hand "${text}" gives a rank before any suit letter`;
+    if (r < 0) return `${quote(ch)} in hand ${quote(text)} is neither a suit (S H D C) nor a rank`;
+    if (suit < 0) return `hand ${quote(text)} gives a rank before any suit letter`;
     const card = makeCard(suit, r);
-    if (holds(hand, card)) return `${SUIT_LETTERS[suit]}${RANK_LETTERS[r]} appears twice in hand "${text}"`;
+    if (holds(hand, card)) return `${SUIT_LETTERS[suit]}${RANK_LETTERS[r]} appears twice in hand ${quote(text)}`;
     addCard(hand, card);
     if (tok === '10') i++;
   }
@@ -104,7 +105,7 @@ function parseMd(value: string): { dealer?: Seat; hands?: string } | string {
     body = v.slice(1);
   }
   const parts = body.split(',');
-  if (parts.length > 4 && parts.slice(4).some((p) => p.trim() !== '')) return `md "${v}" has more than four hands`;
+  if (parts.length > 4 && parts.slice(4).some((p) => p.trim() !== '')) return `md ${quote(v, 80)} has more than four hands`;
   const deal: Deal = [null, null, null, null];
   const owner = new Map<number, number>();
   for (let k = 0; k < Math.min(parts.length, 4); k++) {
@@ -112,7 +113,7 @@ function parseMd(value: string): { dealer?: Seat; hands?: string } | string {
     const hand = parseLinHand(parts[k]);
     if (typeof hand === 'string') return hand;
     const seat = LIN_ORDER[k];
-    if (handSize(hand) !== 13) return `the ${SEATS[seat]} hand "${parts[k]}" has ${handSize(hand)} cards, not 13`;
+    if (handSize(hand) !== 13) return `the ${SEATS[seat]} hand ${quote(parts[k])} has ${handSize(hand)} cards, not 13`;
     for (let c = 0; c < 52; c++) {
       if (!holds(hand, c)) continue;
       const prev = owner.get(c);
@@ -143,8 +144,11 @@ function parseCall(value: string): Call | null {
   return m ? { kind: 'bid', level: Number(m[1]), strain: normaliseStrain(m[2]) as string } : null;
 }
 
-/** The contract an auction reaches: the last bid, its risk, and the first of its side to name the strain. */
-function contractFromAuction(calls: readonly Call[], dealer: Seat): string | undefined {
+/**
+ * What an auction reaches: the contract (the last bid, its risk, and the first of its side to name the strain),
+ * "passed out" after four passes, or nothing yet.
+ */
+function contractFromAuction(calls: readonly Call[], dealer: Seat): { contract: string } | 'passed out' | undefined {
   const d = seatIndex(dealer);
   let last = -1;
   let risk: '' | 'X' | 'XX' = '';
@@ -153,23 +157,22 @@ function contractFromAuction(calls: readonly Call[], dealer: Seat): string | und
     else if (c.kind === 'double') risk = 'X';
     else if (c.kind === 'redouble') risk = 'XX';
   });
-  if (last < 0) return undefined;
+  if (last < 0) return calls.length >= 4 && calls.every((c) => c.kind === 'pass') ? 'passed out' : undefined;
   const bid = calls[last] as Extract<Call, { kind: 'bid' }>;
   const side = sideOf((d + last) & 3);
   const first = calls.findIndex((c, i) => c.kind === 'bid' && c.strain === bid.strain && sideOf((d + i) & 3) === side);
-  return compactContract({ level: bid.level, strain: bid.strain, declarer: SEATS[(d + first) & 3], risk });
+  return { contract: compactContract({ level: bid.level, strain: bid.strain, declarer: SEATS[(d + first) & 3], risk }) };
 }
 
-/** A `rs` entry such as "3NN=", "4HWx-2", "2SE+1": contract and declarer's tricks, or null. */
+/** A `rs` entry such as "3NN=", "4HWx-2", "2SE+1", "1CNR=": contract and declarer's tricks, or null. */
 function parseRs(entry: string): { contract: string; tricks: number } | null {
-  const m = /^([1-7])(NT|N|S|H|D|C)([NESW])(XX|X|R)?(=|[+-]\d+)$/i.exec(entry.trim());
-  if (!m) return null;
-  const level = Number(m[1]);
-  const risk = (m[4] ? (m[4].toUpperCase() === 'X' ? 'X' : 'XX') : '') as '' | 'X' | 'XX';
-  const declarer = SEATS[seatIndex(m[3])];
-  const tricks = 6 + level + (m[5] === '=' ? 0 : Number(m[5]));
+  const m = /^(.*?)(=|[+-]\d+)$/.exec(entry.trim());
+  // LIN writes a redouble as "R" or "xx"; the contract reader knows only X and XX.
+  const parts = m ? parseCompactContract(m[1].replace(/r$/i, 'XX')) : null;
+  if (!m || !parts) return null;
+  const tricks = 6 + parts.level + (m[2] === '=' ? 0 : Number(m[2]));
   if (tricks < 0 || tricks > 13) return null;
-  return { contract: compactContract({ level, strain: normaliseStrain(m[2]) as string, declarer, risk }), tricks };
+  return { contract: compactContract(parts), tricks };
 }
 
 interface Header { names?: string[]; results?: string[]; boardOrder?: number[] }
@@ -192,6 +195,7 @@ function qxBoard(tags: LinTag[]): number | undefined {
 
 function buildBoard(tags: LinTag[], header: Header, errors: ParseError[]): DealRecord {
   const rec: DealRecord = { plays: [], tags: {} };
+  if (tags.length > 0) rec.line = tags[0].line;
   const calls: Call[] = [];
   let room = 'o';
   let claimTotal: { tricks: number; atPlay: number; line: number } | null = null;
@@ -215,7 +219,7 @@ function buildBoard(tags: LinTag[], header: Header, errors: ParseError[]): DealR
       case 'sv': {
         const vul = VULNERABLE[v.toLowerCase()];
         if (vul) rec.vulnerable = vul;
-        else if (v !== '') errors.push({ line: t.line, message: `sv "${v}" must be o (none), n (NS), e (EW) or b (both)` });
+        else if (v !== '') errors.push({ line: t.line, message: `sv ${quote(v)} must be o (none), n (NS), e (EW) or b (both)` });
         break;
       }
       case 'pn': names = v.split(','); break;
@@ -232,18 +236,18 @@ function buildBoard(tags: LinTag[], header: Header, errors: ParseError[]): DealR
       case 'mb': {
         const call = parseCall(v);
         if (call) calls.push(call);
-        else errors.push({ line: t.line, message: `mb "${v}" is not a call: p, d, r, or a bid such as 1H or 3N` });
+        else errors.push({ line: t.line, message: `mb ${quote(v)} is not a call: p, d, r, or a bid such as 1H or 3N` });
         break;
       }
       case 'pc': {
         const card = normaliseCard(v);
-        if (card === null) errors.push({ line: t.line, message: `pc "${v}" is not a card: a suit (S H D C) then a rank, e.g. H4` });
+        if (card === null) errors.push({ line: t.line, message: `pc ${quote(v)} is not a card: a suit (S H D C) then a rank, e.g. H4` });
         else rec.plays.push({ seat: 'N', card });
         break;
       }
       case 'mc': {
         if (/^\d+$/.test(v) && Number(v) <= 13) claimTotal = { tricks: Number(v), atPlay: rec.plays.length, line: t.line };
-        else errors.push({ line: t.line, message: `mc "${v}" must be declarer's total tricks, 0-13` });
+        else errors.push({ line: t.line, message: `mc ${quote(v)} must be declarer's total tricks, 0-13` });
         break;
       }
       case 'rs': rsEntry = v.split(',')[0]; break;
@@ -268,12 +272,14 @@ function buildBoard(tags: LinTag[], header: Header, errors: ParseError[]): DealR
   const rs = rsEntry ? parseRs(rsEntry) : null;
 
   if (calls.length > 0) {
-    if (rec.dealer) rec.contract = contractFromAuction(calls, rec.dealer);
-    else errors.push({ line: mdLine, message: 'the auction cannot be read without a dealer (the digit that starts md)' });
+    const reached = rec.dealer ? contractFromAuction(calls, rec.dealer) : undefined;
+    if (!rec.dealer) errors.push({ line: mdLine, message: 'the auction cannot be read without a dealer (the digit that starts md)' });
+    else if (reached === 'passed out') rec.passedOut = true;
+    else if (reached) rec.contract = reached.contract;
   }
   if (rec.contract === undefined && rs && calls.length === 0) rec.contract = rs.contract;
-  const declarerSeat = rec.contract?.match(/[NESW]/)?.[0];
-  if (declarerSeat) rec.declarer = declarerSeat as Seat;
+  const declarer = parseCompactContract(rec.contract)?.declarer;
+  if (declarer) rec.declarer = declarer;
   const trump = contractTrump(rec.contract);
 
   assignSeats(rec, trump, errors, tags);

@@ -5,10 +5,12 @@ import { type Seat, SEATS, seatIndex, sideOf, leftOf } from '../cards/seat.js';
 import type { DealResult } from '../laws/types.js';
 import {
   type DealRecord, type Irregularity, type ParseError, type ParseResult, type Play, type ColumnTrick,
-  normaliseStrain, compactContract, parseCompactContract, contractTrump, playOrderFromColumns, normaliseCard,
+  normaliseStrain, parseCompactContract, contractTrump, playOrderFromColumns, normaliseCard,
   claimFromResult, completeTrickCount, tricksOf,
 } from './record.js';
 import { suitIndex } from '../cards/card.js';
+import { formatContract, parseContractText } from '../laws/contract.js';
+import { printable, quote } from './quote.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Scanning: the text becomes games, each a list of tags and section tokens with their line numbers.
@@ -123,17 +125,17 @@ function scan(source: string, errors: ParseError[]): Item[][] {
         value += c;
         i++;
       }
-      if (!closed) return fail(`the value of tag ${name} has no closing quote`);
+      if (!closed) return fail(`the value of tag ${printable(name, 40)} has no closing quote`);
       skipSpace();
     } else {
       // Import leniency: `[Event Random Deal #]` is read as an unquoted value.
       const eol = src.indexOf('\n', i);
       const close = src.indexOf(']', i);
-      if (close < 0 || (eol >= 0 && eol < close)) return fail(`tag ${name} is not closed with "]"`);
+      if (close < 0 || (eol >= 0 && eol < close)) return fail(`tag ${printable(name, 40)} is not closed with "]"`);
       value = src.slice(i, close).trim();
       i = close;
     }
-    if (src[i] !== ']') return fail(`tag ${name} is not closed with "]"`);
+    if (src[i] !== ']') return fail(`tag ${printable(name, 40)} is not closed with "]"`);
     i++;
     return { name, value };
   }
@@ -187,10 +189,10 @@ const VULNERABLE: Record<string, string> = {
 /** Declarer's tricks from a Result value ("9", "NS 9", "EW 4 NS 9", "^9"), or a message. */
 function resultTricks(value: string, declarer: Seat | undefined): number | string {
   const v = value.replace(/^\^/, '').trim();
-  if (/^\d+$/.test(v)) return Number(v) <= 13 ? Number(v) : `Result "${value}" is more than 13 tricks`;
+  if (/^\d+$/.test(v)) return Number(v) <= 13 ? Number(v) : `Result ${quote(value)} is more than 13 tricks`;
   const m = /^(NS|EW)\s+(\d+)(?:\s+(NS|EW)\s+\d+)?$/i.exec(v);
-  if (!m || Number(m[2]) > 13) return `Result "${value}" must be declarer's tricks, e.g. "9" or "NS 9"`;
-  if (!declarer) return `Result "${value}" names a side but there is no Declarer`;
+  if (!m || Number(m[2]) > 13) return `Result ${quote(value)} must be declarer's tricks, e.g. "9" or "NS 9"`;
+  if (!declarer) return `Result ${quote(value)} names a side but there is no Declarer`;
   const side = m[1].toUpperCase() === 'NS' ? 0 : 1;
   return side === sideOf(seatIndex(declarer)) ? Number(m[2]) : 13 - Number(m[2]);
 }
@@ -233,13 +235,13 @@ function readPlay(tokens: readonly TokenItem[], errors: ParseError[]): PlaySecti
       // Chunks are split at white space, so a sub-token after the first is glued to the one before.
       const glued = m.index > 0;
       if (ended) {
-        errors.push({ line: tok.line, message: `"${tok.text}" follows "*", which ends the play` });
+        errors.push({ line: tok.line, message: `${quote(tok.text)} follows "*", which ends the play` });
         break;
       }
       if (t[0] === '^') {
         const kind = t[1]?.toUpperCase();
         if (kind !== 'R' && kind !== 'L') {
-          errors.push({ line: tok.line, message: `"${t}" is not a play irregularity: use ^R (revoke) or ^L (lead out of turn)` });
+          errors.push({ line: tok.line, message: `${quote(t)} is not a play irregularity: use ^R (revoke) or ^L (lead out of turn)` });
         } else if (glued && lastCard) {
           // Appended to a card ("S6^R") it marks that card; standing before one ("^R S6") the next (PBN 3.9).
           mark(lastCard.row, lastCard.col, kind);
@@ -256,16 +258,26 @@ function readPlay(tokens: readonly TokenItem[], errors: ParseError[]): PlaySecti
       if (t[0] === '-') { push(null, tok.line); continue; }
       if (/^[A-Za-z0-9]+$/.test(t)) {
         const card = normaliseCard(t);
-        if (card === null) errors.push({ line: tok.line, message: `"${t}" is not a card: write a suit (S H D C) then a rank, e.g. SA or HT` });
+        if (card === null) errors.push({ line: tok.line, message: `${quote(t)} is not a card: write a suit (S H D C) then a rank, e.g. SA or HT` });
         push(card, tok.line);
         continue;
       }
-      errors.push({ line: tok.line, message: `unexpected "${t}" in the play section` });
+      errors.push({ line: tok.line, message: `unexpected ${quote(t)} in the play section` });
     }
   }
   const last = out.rows[out.rows.length - 1];
   if (last) while (last.cards.length < 4) last.cards.push(null);
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The auction section: only whether it passed the deal out (the contract is in the Contract tag).
+
+/** True when the auction is four passes, or "AP" with no bid (PBN 3.5); notes and suffixes are ignored. */
+function auctionPassedOut(tokens: readonly TokenItem[]): boolean {
+  const calls = tokens.map((t) => t.text).filter((t) => !/^(=\d+=|\$\d+|[!?]{1,2}|\*)$/.test(t));
+  if (!calls.every((c) => /^(pass|ap)$/i.test(c))) return false;
+  return calls.some((c) => /^ap$/i.test(c)) || calls.length >= 4;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -284,7 +296,7 @@ function buildRecord(items: Item[], inherit: Inheritance, errors: ParseError[]):
       continue;
     }
     if (section === null) {
-      errors.push({ line: it.line, message: `"${it.text}" stands outside any tag or section` });
+      errors.push({ line: it.line, message: `${quote(it.text)} stands outside any tag or section` });
       continue;
     }
     const list = sections.get(section) ?? [];
@@ -294,7 +306,7 @@ function buildRecord(items: Item[], inherit: Inheritance, errors: ParseError[]):
   if (tags.size === 0) return null;
   inherit.resolve(tags, errors);
 
-  const rec: DealRecord = { plays: [], tags: {} };
+  const rec: DealRecord = { plays: [], tags: {}, line: items[0].line };
   for (const [name, t] of tags) rec.tags[name] = t.value;
   const value = (name: string): string | undefined => {
     const v = tags.get(name)?.value.trim();
@@ -305,18 +317,18 @@ function buildRecord(items: Item[], inherit: Inheritance, errors: ParseError[]):
   const board = value('Board');
   if (board !== undefined) {
     if (/^\d+$/.test(board)) rec.board = Number(board);
-    else errors.push({ line: lineOf('Board'), message: `Board "${board}" must be a positive integer` });
+    else errors.push({ line: lineOf('Board'), message: `Board ${quote(board)} must be a positive integer` });
   }
   const dealer = value('Dealer');
   if (dealer !== undefined) {
     if (dealer.length === 1 && seatIndex(dealer) >= 0) rec.dealer = SEATS[seatIndex(dealer)];
-    else errors.push({ line: lineOf('Dealer'), message: `Dealer "${dealer}" must be N, E, S or W` });
+    else errors.push({ line: lineOf('Dealer'), message: `Dealer ${quote(dealer)} must be N, E, S or W` });
   }
   const vul = value('Vulnerable');
   if (vul !== undefined) {
     const v = VULNERABLE[vul.toLowerCase()];
     if (v) rec.vulnerable = v;
-    else errors.push({ line: lineOf('Vulnerable'), message: `Vulnerable "${vul}" must be None, NS, EW or All` });
+    else errors.push({ line: lineOf('Vulnerable'), message: `Vulnerable ${quote(vul)} must be None, NS, EW or All` });
   }
   const deal = value('Deal');
   if (deal !== undefined) {
@@ -341,31 +353,34 @@ function buildRecord(items: Item[], inherit: Inheritance, errors: ParseError[]):
       rec.declarer = SEATS[seatIndex(d)];
       if (swapped) rec.declarerSwapped = true;
     } else {
-      errors.push({ line: lineOf('Declarer'), message: `Declarer "${declarer}" must be N, E, S or W, or ^ and a seat` });
+      errors.push({ line: lineOf('Declarer'), message: `Declarer ${quote(declarer)} must be N, E, S or W, or ^ and a seat` });
     }
   }
   let trump: number | null = null;
   const contract = value('Contract');
-  if (contract !== undefined && !/^pass$/i.test(contract)) {
-    const full = /^([1-7])\s*(NT|N|S|H|D|C)\s*(XX|X)?$/i.exec(contract);
+  if (contract !== undefined && /^pass$/i.test(contract)) rec.passedOut = true;
+  else if (contract !== undefined) {
+    // Import leniency: "3 NT X" is read as "3NTX".
+    const full = parseContractText(contract.replace(/\s+/g, ''));
     const strainOnly = normaliseStrain(contract);
-    if (full) {
-      const strain = normaliseStrain(full[2]) as string;
-      trump = strain === 'NT' ? -1 : suitIndex(strain);
-      if (rec.declarer) {
-        rec.contract = compactContract({
-          level: Number(full[1]), strain, declarer: rec.declarer, risk: (full[3]?.toUpperCase() ?? '') as '' | 'X' | 'XX',
-        });
-      } else {
-        errors.push({ line: lineOf('Contract'), message: `Contract "${contract}" has no Declarer` });
+    if (full.ok) {
+      trump = full.value.strain;
+      // Import leniency: a Contract such as "3NTW" names its declarer itself.
+      const named = full.value.declarer === undefined ? undefined : SEATS[full.value.declarer];
+      if (named && rec.declarer && named !== rec.declarer) {
+        errors.push({ line: lineOf('Contract'), message: `Contract ${quote(contract)} names declarer ${named}, but the Declarer tag says ${rec.declarer}` });
       }
+      rec.declarer ??= named;
+      if (rec.declarer) rec.contract = formatContract({ ...full.value, declarer: seatIndex(rec.declarer) });
+      else errors.push({ line: lineOf('Contract'), message: `Contract ${quote(contract)} has no Declarer` });
     } else if (strainOnly) {
       // An end position gives only the denomination (PBN 3.10).
       trump = strainOnly === 'NT' ? -1 : suitIndex(strainOnly);
     } else {
-      errors.push({ line: lineOf('Contract'), message: `Contract "${contract}" must be a level 1-7, a strain S H D C or NT, then X or XX; or Pass` });
+      errors.push({ line: lineOf('Contract'), message: `Contract ${quote(contract)} must be a level 1-7, a strain S H D C or NT, then X or XX; or Pass` });
     }
   }
+  if (rec.contract === undefined && auctionPassedOut(sections.get('Auction') ?? [])) rec.passedOut = true;
   const result = value('Result');
   if (result !== undefined) {
     const r = resultTricks(result, rec.declarer);
@@ -377,7 +392,7 @@ function buildRecord(items: Item[], inherit: Inheritance, errors: ParseError[]):
   const playSeat = value('Play');
   if (play && playSeat !== undefined) {
     if (playSeat.length !== 1 || seatIndex(playSeat) < 0) {
-      errors.push({ line: play.line, message: `Play "${playSeat}" must be the seat of the first card: N, E, S or W` });
+      errors.push({ line: play.line, message: `Play ${quote(playSeat)} must be the seat of the first card: N, E, S or W` });
     } else {
       if (trump === null) {
         errors.push({ line: play.line, message: 'the Play section needs a Contract to know the trump suit; no trump assumed' });
@@ -454,7 +469,7 @@ interface OutTrick { plays: Play[]; winner?: Seat }
 function contractTag(rec: DealRecord): string {
   const p = parseCompactContract(rec.contract);
   if (p) return `${p.level}${p.strain}${p.risk}`;
-  return /^pass$/i.test(rec.tags.Contract ?? '') ? 'Pass' : '';
+  return rec.passedOut || /^pass$/i.test(rec.tags.Contract ?? '') ? 'Pass' : '';
 }
 
 function dealTag(rec: DealRecord): string {
@@ -534,10 +549,19 @@ export function formatPbn(records: readonly DealRecord[]): string {
 }
 
 /**
- * Write one deal as PBN with the play taken from an engine result: each trick's cards from its leader,
+ * Write deals as one PBN file with the play taken from engine results: each trick's cards from its leader,
  * revokes marked `^R` on the revoking card and leads out of turn `^L` (PBN 3.9).
  */
+export function formatPbnFromResults(games: readonly { rec: DealRecord; result: DealResult }[]): string {
+  return joinGames(games.map(({ rec, result }) => gameFromResult(rec, result)));
+}
+
+/** One deal as PBN with the play taken from an engine result (see formatPbnFromResults). */
 export function formatPbnFromResult(rec: DealRecord, result: DealResult): string {
+  return formatPbnFromResults([{ rec, result }]);
+}
+
+function gameFromResult(rec: DealRecord, result: DealResult): string[] {
   const tricks: OutTrick[] = result.tricks.map((t) => {
     const l = seatIndex(t.leader);
     const order = t.order ?? [0, 1, 2, 3].map((k) => SEATS[(l + k) & 3]);
@@ -553,5 +577,5 @@ export function formatPbnFromResult(rec: DealRecord, result: DealResult): string
   if (out.result === undefined && out.declarer && tricks.length === 13) {
     out.result = sideOf(seatIndex(out.declarer)) === 0 ? result.tricksWon.NS : result.tricksWon.EW;
   }
-  return joinGames([formatGame(out, tricks)]);
+  return formatGame(out, tricks);
 }

@@ -19,6 +19,8 @@ export interface DealRecord {
   hands?: string;
   /** Compact contract LEVEL+STRAIN+DECLARER+[X|XX], e.g. "4HE", "3NTSX". Absent when passed out or unknown. */
   contract?: string;
+  /** Extension: the auction ended in four passes (PBN Contract "Pass", or an auction of passes only). */
+  passedOut?: boolean;
   declarer?: Seat;
   /** Extension: PBN `^` declarer, the declarer and dummy were swapped (PBN 3.4.13); `declarer` is the one who played. */
   declarerSwapped?: boolean;
@@ -37,6 +39,8 @@ export interface DealRecord {
   playUnfinished?: boolean;
   /** All raw tags of the source, by name. */
   tags: Record<string, string>;
+  /** Extension: the line of the source where this deal's record begins. */
+  line?: number;
 }
 
 export interface ParseError { line: number; message: string }
@@ -71,6 +75,11 @@ export function parseCompactContract(text: string | undefined): ContractParts | 
     declarer: SEATS[c.declarer],
     risk: c.doubled === 2 ? 'XX' : c.doubled === 1 ? 'X' : '',
   };
+}
+
+/** True when a record can be replayed: its hands are known or some card was played. */
+export function isPlayable(rec: DealRecord): boolean {
+  return rec.hands !== undefined || rec.plays.length > 0;
 }
 
 /** Trump suit index of a compact contract, -1 for no trump or no contract. */

@@ -3,6 +3,7 @@ import { type Seat, isSeat } from '../cards/seat.js';
 import { tryParseCard, suitIndex } from '../cards/card.js';
 import { parseDeal } from '../cards/deal.js';
 import { parseContract } from '../laws/contract.js';
+import { printable } from './quote.js';
 
 interface Stamped {
   /** Strictly increasing sequence number; optional in hand-written logs. */
@@ -107,13 +108,18 @@ const REMEDIES: readonly string[] = [
   'call-suit', 'call-card', 'highest', 'lowest', 'trump', 'not-trump', 'win', 'accept', 'retract', 'waive', 'tricks', 'points',
 ];
 
+/** A field's value as an error message shows it: JSON, bounded and printable. */
+function shown(v: unknown): string {
+  return printable(JSON.stringify(v) ?? String(v), 40);
+}
+
 function seatField(o: Record<string, unknown>, f: string): string | null {
-  return isSeat(o[f]) ? null : `"${f}" must be one of N, E, S, W (got ${JSON.stringify(o[f])})`;
+  return isSeat(o[f]) ? null : `"${f}" must be one of N, E, S, W (got ${shown(o[f])})`;
 }
 
 function cardField(o: Record<string, unknown>, f: string): string | null {
   const v = o[f];
-  if (typeof v !== 'string') return `"${f}" must be a card such as "SA" or "HT" (got ${JSON.stringify(v)})`;
+  if (typeof v !== 'string') return `"${f}" must be a card such as "SA" or "HT" (got ${shown(v)})`;
   const r = tryParseCard(v);
   return r.ok ? null : `"${f}": ${r.error}`;
 }
@@ -198,7 +204,7 @@ export function validateTableEvent(o: unknown): string | null {
     case 'exchange':
       return seatField(e, 'seat');
     default:
-      return `"type" must be one of deal, place, lift, tray, claim, remedy, exchange, undo, contract, abandon (got ${JSON.stringify(e.type)})`;
+      return `"type" must be one of deal, place, lift, tray, claim, remedy, exchange, undo, contract, abandon (got ${shown(e.type)})`;
   }
 }
 
@@ -215,7 +221,7 @@ export function parseTableLog(text: string): { events: TableEvent[]; errors: Log
     try {
       obj = JSON.parse(line);
     } catch (err) {
-      errors.push({ line: i + 1, message: `not valid JSON: ${(err as Error).message}` });
+      errors.push({ line: i + 1, message: `not valid JSON: ${printable((err as Error).message, 80)}` });
       continue;
     }
     const problem = validateTableEvent(obj);

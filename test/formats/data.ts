@@ -1,5 +1,5 @@
 // Helpers for the format tests: the shared real files, and a legality check of a record's play.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseDeal } from '../../src/cards/deal.js';
 import { holds, holdsSuit, removeCard } from '../../src/cards/hand.js';
@@ -7,9 +7,18 @@ import { parseCard, suitOf } from '../../src/cards/card.js';
 import { seatIndex } from '../../src/cards/seat.js';
 import type { DealRecord } from '../../src/formats/record.js';
 
-/** Text of a file in ../shared/data (tests run from the project root). */
+/** Path of a real hand-record file in ../shared/data, the shared/ folder beside the checkout; a missing one says so. */
+export function dataPath(name: string): string {
+  const file = path.resolve(import.meta.dirname, '../../../shared/data', name);
+  if (!existsSync(file)) {
+    throw new Error(`${file} is missing: the format and replay tests read real hand records from ../shared/data, the shared/ folder beside this checkout (README.md, System packages)`);
+  }
+  return file;
+}
+
+/** Text of a file in ../shared/data. */
 export function dataFile(name: string): string {
-  return readFileSync(path.resolve(process.cwd(), '../shared/data', name), 'utf8');
+  return readFileSync(dataPath(name), 'utf8');
 }
 
 export const PBN_FILES = ['bridgebots-sample.pbn', 'camrose2024-ben.pbn', 'tablemonitor-training.pbn'];
@@ -36,6 +45,6 @@ export function playProblems(rec: DealRecord): string[] {
 
 /** The fields that must survive a round trip through PBN. */
 export function essentials(rec: DealRecord): unknown {
-  const { board, dealer, hands, contract, declarer, vulnerable, plays, claim, result, irregularities, players, declarerSwapped, playUnfinished } = rec;
-  return { board, dealer, hands, contract, declarer, vulnerable, plays, claim, result, irregularities, players, declarerSwapped, playUnfinished };
+  const { board, dealer, hands, contract, passedOut, declarer, vulnerable, plays, claim, result, irregularities, players, declarerSwapped, playUnfinished } = rec;
+  return { board, dealer, hands, contract, passedOut, declarer, vulnerable, plays, claim, result, irregularities, players, declarerSwapped, playUnfinished };
 }

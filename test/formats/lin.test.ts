@@ -200,3 +200,57 @@ describe('malformed LIN gives errors with line numbers', () => {
     expect(parseLin('md|1SQ982HQ82DKQ763CT,,,|pc').errors).toEqual([{ line: 1, message: expect.stringContaining('"pc" has no value') }]);
   });
 });
+
+/**
+ * The real board turned round the table `r` seats clockwise: each hand, the dealer and so every call move on with
+ * it, so the same 3NT is declared in turn by N, E, S and W and the same cards are played.
+ */
+function rotatedSample(r: number): string {
+  return SAMPLE.replace(/md\|(\d)([^|]*)\|/, (_, dealer: string, hands: string) => {
+    const list = hands.split(',');
+    const turned = list.map((_h, k) => list[(k - r + 4) % 4]);
+    return `md|${((Number(dealer) - 1 + r) % 4) + 1}${turned.join(',')}|`;
+  });
+}
+
+describe('LIN no-trump contracts name their declarer, whoever it is (issue 11: "3NTW" contains the N of NT)', () => {
+  const SEATS = ['N', 'E', 'S', 'W'] as const;
+  for (let r = 0; r < 4; r++) {
+    const declarer = SEATS[r];
+    it(`3NT by ${declarer}: ${SEATS[(r + 1) % 4]} leads, every card from the hand that holds it`, () => {
+      const { records, errors } = parseLin(rotatedSample(r));
+      expect(errors).toEqual([]);
+      const rec = records[0];
+      expect(rec.contract).toBe(`3NT${declarer}`);
+      expect(rec.declarer).toBe(declarer);
+      expect(rec.plays[0]).toEqual({ seat: SEATS[(r + 1) % 4], card: 'H4' });
+      expect(playProblems(rec)).toEqual([]);
+      expect(rec.result).toBe(6);
+    });
+  }
+
+  it('a result line "3NW-1" names West too', () => {
+    const { records, errors } = parseLin('rs|3NW-1|qx|o1|');
+    expect(errors).toEqual([]);
+    expect(records[0].contract).toBe('3NTW');
+    expect(records[0].declarer).toBe('W');
+    expect(records[0].result).toBe(8);
+  });
+
+  it('an auction of four passes is a passed-out board', () => {
+    const passed = SAMPLE.replace(/\|mb\|.*$/, '|mb|p|mb|p|mb|p|mb|p|');
+    const { records, errors } = parseLin(passed);
+    expect(errors).toEqual([]);
+    expect(records[0].passedOut).toBe(true);
+    expect(records[0].contract).toBeUndefined();
+  });
+});
+
+describe('what a LIN error quotes of the input', () => {
+  it('a bad call is cut and its control bytes escaped', () => {
+    const { errors } = parseLin(`md|1SAKQJHAKQDAKQCAKQ,,,|mb|\u001b]0;${'y'.repeat(5000)}|`);
+    const message = errors.find((e) => e.message.startsWith('mb'))?.message ?? '';
+    expect(message).toMatch(/^mb "\\x1b\]0;y+…" is not a call/);
+    expect(message.length).toBeLessThan(120);
+  });
+});

@@ -233,3 +233,28 @@ describe('PBN export', () => {
     expect(back.plays.slice(8).map((p) => p.seat)).toEqual(['W', 'N', 'E', 'S']);
   });
 });
+
+describe('what an error message quotes of the input (issue 11: a binary named .pbn echoed 120 KB to the terminal)', () => {
+  const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+  it('a long stray token is cut, and its control bytes are written as escapes', () => {
+    const junk = '\u007fELF\u0002\u009b' + 'x'.repeat(100_000);
+    const { errors } = parsePbn(`${junk}\n[Board "1"]\n`);
+    expect(errors).toHaveLength(1);
+    expect(errors[0].message).toMatch(/^"\\x7fELF\\x02\\x9bx+…" stands outside any tag or section$/);
+    expect(errors[0].message.length).toBeLessThan(120);
+    expect(errors[0].message).not.toMatch(UNPRINTABLE);
+  });
+
+  it('a long tag name is cut too', () => {
+    const { errors } = parsePbn(`[${'T'.repeat(250)}\n`);
+    expect(errors[0].message).toMatch(/^tag T+… is not closed with "\]"$/);
+    expect(errors[0].message.length).toBeLessThan(120);
+  });
+
+  it('so is a bad tag value', () => {
+    const { errors } = parsePbn(`[Board "1"]\n[Dealer "${'\u0007'.repeat(5000)}"]\n`);
+    expect(errors[0].message).toMatch(/^Dealer "(\\x07)+…" must be N, E, S or W$/);
+    expect(errors[0].message).not.toMatch(UNPRINTABLE);
+  });
+});
