@@ -1,4 +1,7 @@
 // The `tenace` command: one file per subcommand, dispatched here.
+import { closest } from '../config/suggest.js';
+import { endQuietlyOnBrokenPipe, tenaceVersion } from './args.js';
+
 type Command = (argv: string[]) => number | Promise<number>;
 
 // Each command is loaded when it is run: `tenace run` on a Pi should not pay for the emulator or the simulator.
@@ -13,14 +16,14 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   'check-config': async () => (await import('./check-config.js')).checkConfigCommand,
 };
 
-const USAGE = `usage: tenace <command> [options]
+const USAGE = `usage: tenace <command> [options]     (every command answers --help and --version; so does tenace)
 
 commands:
   run --config FILE                       the table daemon: bridges, scanner, journal, rules engine, MQTT feed, table view
   simulate [--broker URL] [--club C] [--table T] [--play FILE] [--speed X|max] [--journal DIR] [--http-port P] [--exit]
                                           an emulated table and the real daemon; embedded broker and table view by default
   replay FILE [--json | --pbn] [--variant NAME]
-                                          replay a table log (.ndjson), PBN or LIN file through the rules engine
+                                          replay a table log (.ndjson), PBN or LIN file (- for stdin) through the rules engine
   listen --port PATH --deck FILE [--deck FILE2] --log OUT.ndjson [--bridge ID] [--map r0=N,r1=E,r2=S,r3=W] [--idle-exit MS]
                                           read a firmware bridge, append the TableEvents it sees (ndjson)
   emulate (--port PATH | --pty DIR) --deck FILE --play LOG [--speed X|max] [--faults SPEC] [--map r0=N,...]
@@ -39,12 +42,18 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return cmd ? 0 : 64;
   }
+  if (cmd === '--version' || cmd === '-V' || cmd === 'version') {
+    process.stdout.write(`tenace ${tenaceVersion()}\n`);
+    return 0;
+  }
   const load = COMMANDS[cmd];
   if (!load) {
-    process.stderr.write(`tenace: unknown command "${cmd}"\n${USAGE}`);
+    const near = closest(cmd.replace(/^-+/, ''), [...Object.keys(COMMANDS), 'help', 'version']);
+    process.stderr.write(`tenace: unknown command "${cmd}"${near ? `: did you mean "${near}"?` : ''}\n${USAGE}`);
     return 64;
   }
   return (await load())(rest);
 }
 
+endQuietlyOnBrokenPipe();
 process.exitCode = await main(process.argv.slice(2));

@@ -1,17 +1,52 @@
 // `tenace replay FILE [--json | --pbn] [--variant NAME]`: fold a table log, PBN or LIN file through the engine.
 import { readFileSync } from 'node:fs';
-import { dealEventToRecord, formatPbnFromResult } from '../formats/index.js';
-import type { DealEvent } from '../formats/table-log.js';
+import { type DealRecord, dealEventToRecord, formatPbnFromResults, printable } from '../formats/index.js';
+import type { DealEvent, TableEvent } from '../formats/table-log.js';
+import { parseContract } from '../laws/contract.js';
 import { replay } from '../laws/engine.js';
 import type { DealResult, ReplayResult } from '../laws/types.js';
 import { getVariant, variantNames } from '../laws/variants.js';
 import { type CliIo, EX_USAGE, STDIO, parseCommand } from './args.js';
-import { loadLog } from './load-log.js';
+import { type LoadedLog, loadLog } from './load-log.js';
 
 const SEAT_ORDER = ['N', 'E', 'S', 'W'] as const;
-const USAGE = 'usage: tenace replay FILE [--json | --pbn] [--variant NAME]   (FILE: .ndjson table log, .pbn or .lin)\n';
+const STRAIN_SYMBOLS = ['♠', '♥', '♦', '♣'];
+const USAGE = `usage: tenace replay FILE [--json | --pbn] [--variant NAME]
+  FILE        a table log (.ndjson), PBN or LIN file, told apart by its content; - reads standard input
+  --json      the DESIGN §5 JSON, plus "marks" (-R/+R, Dup. X.4) on a deal that has them
+  --pbn       PBN 2.1, with our findings marked ^R (revoke) and ^L (lead out of turn)
+  --variant   judge every deal under this variant's laws
+`;
+/** Problems listed before the rest are only counted: a binary or garbled file would otherwise flood the terminal. */
+const MAX_ERRORS = 20;
 
-/** The DESIGN §5 JSON: exactly board, variant, tricks, tricksWon, findings and scored per deal. */
+/** What a deal's result is read with: its deal event, the contract reached, and the PBN or LIN record it came from. */
+interface DealHead { deal: DealEvent; contract?: string; record?: DealRecord }
+
+/**
+ * The head of each deal the engine folds, in the engine's order: a deal event opens one, so does a card before any
+ * deal event, and an abandon closes it. A contract event counts only before the opening lead, as in the engine.
+ */
+function dealHeads(events: readonly TableEvent[], records: readonly DealRecord[] | undefined): DealHead[] {
+  const heads: DealHead[] = [];
+  let open: (DealHead & { led: boolean }) | null = null;
+  let k = 0;
+  for (const e of events) {
+    if (e.type === 'deal') {
+      open = { deal: e, contract: e.contract, record: records?.[k++], led: false };
+      heads.push(open);
+    } else if (e.type === 'abandon') {
+      open = null;
+    } else if (e.type !== 'tray' && e.type !== 'undo') {
+      if (!open) { open = { deal: { type: 'deal' }, led: false }; heads.push(open); }
+      if (e.type === 'contract' && !open.led) open.contract = e.contract;
+      if (e.type === 'place') open.led = true;
+    }
+  }
+  return heads;
+}
+
+/** The DESIGN §5 JSON: board, variant, tricks, tricksWon, findings and scored per deal; marks (Dup. X.4) when set. */
 export function replayJson(r: ReplayResult): string {
   const deals = r.deals.map((d) => ({
     board: d.board,
@@ -20,24 +55,54 @@ export function replayJson(r: ReplayResult): string {
     tricksWon: d.tricksWon,
     findings: d.findings,
     scored: d.scored,
+    // Extension (docs/contracts.md §5): a pair match's score sheet records the revoke marks.
+    ...(d.marks ? { marks: d.marks } : {}),
   }));
   return JSON.stringify({ deals });
 }
 
 /** A trick-by-trick table and the findings with their law citations, for people. */
-export function replayText(r: ReplayResult): string {
+function replayText(r: ReplayResult, heads: readonly DealHead[]): string {
   const out: string[] = [];
-  for (const d of r.deals) out.push(...dealText(d), '');
+  r.deals.forEach((d, i) => out.push(...dealText(d, heads[i]), ''));
   return out.join('\n');
 }
 
 /** PBN 2.1 of the replayed deals, with our findings written as ^R (revoke) and ^L (lead out of turn). */
-export function replayPbn(r: ReplayResult, deals: readonly DealEvent[]): string {
-  return r.deals.map((d, i) => formatPbnFromResult(dealEventToRecord(deals[i] ?? { type: 'deal' }), d)).join('\n');
+function replayPbn(r: ReplayResult, heads: readonly DealHead[], format: LoadedLog['format']): string {
+  return formatPbnFromResults(r.deals.map((result, i) => ({ rec: exportRecord(heads[i], format), result })));
 }
 
-function dealText(d: DealResult): string[] {
-  const lines = [`Board ${d.board ?? '?'} · ${d.variant}`];
+/** The record a deal is exported from: its source record (Event, Site, Date, players kept), else its deal event. */
+function exportRecord(head: DealHead | undefined, format: LoadedLog['format']): DealRecord {
+  // LIN's raw tags (md, pn, mb…) are not PBN tags; what PBN needs of them is already in the record's fields.
+  if (head?.record) return format === 'lin' ? { ...head.record, tags: {} } : head.record;
+  return dealEventToRecord({ ...(head?.deal ?? { type: 'deal' }), contract: head?.contract });
+}
+
+/** "3NT by W · 10 tricks, made +1", "passed out", or '' for a variant without an auction. */
+function contractText(d: DealResult, head: DealHead | undefined): string {
+  if (getVariant(d.variant).trump !== 'contract') return '';
+  if (head?.record?.passedOut) return 'passed out';
+  const c = head?.contract ? parseContract(head.contract) : undefined;
+  if (!c?.ok) return 'contract unknown';
+  const { level, strain, declarer, doubled } = c.value;
+  const seat = SEAT_ORDER[declarer];
+  const named = `${level}${strain < 0 ? 'NT' : STRAIN_SYMBOLS[strain]}${['', 'X', 'XX'][doubled]} by ${seat}`;
+  const tricks = seat === 'N' || seat === 'S' ? d.scored.NS : d.scored.EW;
+  if (d.scored.NS + d.scored.EW !== 13) return `${named} · ${tricks} tricks so far`;
+  const over = tricks - 6 - level;
+  return `${named} · ${tricks} tricks, ${over >= 0 ? `made${over > 0 ? ` +${over}` : ''}` : `down ${-over}`}`;
+}
+
+function dealText(d: DealResult, head: DealHead | undefined): string[] {
+  const contract = contractText(d, head);
+  const lines = [[`Board ${d.board ?? '?'}`, d.variant, contract].filter((x) => x !== '').join(' · ')];
+  if (d.tricks.length === 0) {
+    // A passed-out board, or a hand record without play: no table of empty tricks.
+    if (contract !== 'passed out') lines.push('no card played');
+    return [...lines, ...findingLines(d)];
+  }
   const seats = SEAT_ORDER.filter((s) => d.tricks.some((t) => t.cards[s] !== undefined));
   lines.push(['trick', 'lead', ...seats.map((s) => s.padEnd(4)), 'won'].join('  '));
   d.tricks.forEach((t, i) => {
@@ -49,12 +114,28 @@ function dealText(d: DealResult): string[] {
     (d.scored.NS !== d.tricksWon.NS || d.scored.EW !== d.tricksWon.EW ? `   scored after penalties: ${names[0]} ${d.scored.NS}, ${names[1]} ${d.scored.EW}` : ''));
   if (d.marks) lines.push(`marks: ${Object.entries(d.marks).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   if (d.findings.length === 0) lines.push('findings: none');
+  return [...lines, ...findingLines(d)];
+}
+
+/** Each finding with its law and remedies, then the engine's notes. */
+function findingLines(d: DealResult): string[] {
+  const lines: string[] = [];
   for (const f of d.findings) {
     lines.push(`trick ${String(f.trick).padStart(2)}  ${f.seat}  ${f.kind}${f.card ? ` ${f.card}` : ''}  [${f.law}]  ${f.message}`);
     for (const rem of f.remedies) lines.push(`            ${rem.option}: ${rem.remedy} — ${rem.text}`);
   }
   for (const n of d.notes ?? []) lines.push(`note: ${n}`);
   return lines;
+}
+
+/** Standard input, whole. A non-blocking stdin (inherited from some parents) is read again through /dev/stdin. */
+function readStdin(): string {
+  try {
+    return readFileSync(0, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+    return readFileSync('/dev/stdin', 'utf8');
+  }
 }
 
 /** Run the replay command; returns the process exit code (non-zero only for unreadable input). */
@@ -65,29 +146,35 @@ export function replayCommand(argv: string[], io: CliIo = STDIO): number {
   }, io);
   if (typeof args === 'number') return args;
   const file = args.positionals[0];
-  if (!file) {
-    io.err(USAGE);
+  if (!file || args.positionals.length > 1) {
+    io.err(file ? `tenace replay: one FILE at a time (got ${args.positionals.length})\n${USAGE}` : USAGE);
+    return EX_USAGE;
+  }
+  if (args.values.json && args.values.pbn) {
+    io.err('tenace replay: --json and --pbn are two output formats: choose one\n');
     return EX_USAGE;
   }
   const variant = args.values.variant;
   if (variant !== undefined) {
-    try { getVariant(variant); } catch { io.err(`tenace replay: --variant "${variant}" is unknown: use one of ${variantNames().join(', ')}\n`); return EX_USAGE; }
+    try { getVariant(variant); } catch { io.err(`tenace replay: --variant "${printable(variant, 40)}" is unknown: use one of ${variantNames().join(', ')}\n`); return EX_USAGE; }
   }
+  const name = file === '-' ? 'stdin' : file;
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = file === '-' ? readStdin() : readFileSync(file, 'utf8');
   } catch (e) {
-    io.err(`tenace replay: cannot read ${file}: ${(e as Error).message}\n`);
+    io.err(`tenace replay: cannot read ${name}: ${(e as Error).message}\n`);
     return 66;
   }
-  const log = loadLog(text, file);
-  for (const e of log.errors) io.err(`${file}:${e.line}: ${e.message}\n`);
-  if (log.events.length === 0) {
-    io.err(`tenace replay: ${file} holds no deal that can be replayed\n`);
+  const log = loadLog(text, name);
+  for (const e of log.errors.slice(0, MAX_ERRORS)) io.err(`${printable(`${name}:${e.line}: ${e.message}`)}\n`);
+  if (log.errors.length > MAX_ERRORS) io.err(`${name}: ${log.errors.length - MAX_ERRORS} more problems not shown\n`);
+  if (log.playable === 0) {
+    io.err(`tenace replay: ${name} holds no deal that can be replayed (no hands and no card played)\n`);
     return 65;
   }
   const result = replay(log.events, { forceVariant: variant });
-  const deals = log.events.filter((e): e is DealEvent => e.type === 'deal');
-  io.out((args.values.json ? replayJson(result) : args.values.pbn ? replayPbn(result, deals) : replayText(result)) + '\n');
+  const heads = dealHeads(log.events, log.records);
+  io.out((args.values.json ? replayJson(result) : args.values.pbn ? replayPbn(result, heads, log.format) : replayText(result, heads)) + '\n');
   return 0;
 }
