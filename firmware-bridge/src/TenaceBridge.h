@@ -6,6 +6,7 @@
 #include "command.h"
 #include "crc8.h"
 #include "debouncer.h"
+#include "event_log.h"
 #include "frame.h"
 #include "frame_codec.h"
 #include "line_assembler.h"

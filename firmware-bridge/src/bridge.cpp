@@ -17,12 +17,26 @@ Frame frameOf(MsgType type) {
     return f;
 }
 
+// Bytes that the frames `eachFrame` lists would take, numbered from a copy of the counter. A
+// snapshot or a replay goes out whole or waits for room: a half-sent one only makes the host ask
+// again.
+template <typename EachFrame>
+size_t measure(SeqCounter dry, EachFrame&& eachFrame) {
+    char buf[kLineBufferSize];
+    size_t bytes = 0;
+    eachFrame([&](Frame f) {
+        f.seq = dry.take();
+        bytes += encodeFrame(f, buf, sizeof buf);
+    });
+    return bytes;
+}
+
 }  // namespace
 
 Bridge::Bridge(ReaderPort& port, LineSink& out, const char* firmwareVersion)
     : port_(port), out_(out), fw_(firmwareVersion), readers_(1) {}
 
-void Bridge::begin(uint32_t nowMs, ResetCause cause) {
+void Bridge::begin(uint32_t nowMs, ResetCause cause, uint16_t boot) {
     // The reader count is read here, not in the constructor, so global objects in the glue can be
     // constructed in any order.
     const uint8_t n = port_.readerCount();
@@ -39,6 +53,9 @@ void Bridge::begin(uint32_t nowMs, ResetCause cause) {
     uptimeMs_ = 0;
     nextHeartbeatMs_ = nowMs + kHeartbeatMs;
     snapshotPending_ = false;
+    sincePending_ = false;
+    log_.clear();
+    boot_ = boot == 0 ? kBootMin : boot;
     droppedSinceReport_ = 0;
     rebootRequested_ = false;
     stats_ = BridgeStats{};
@@ -52,6 +69,7 @@ void Bridge::begin(uint32_t nowMs, ResetCause cause) {
     hello.proto = kProtocolVersion;
     hello.readers = readers_;
     hello.reset = cause;
+    hello.boot = boot_;
     emit(hello);
     emitCfg();
 }
@@ -67,6 +85,7 @@ void Bridge::tick(uint32_t nowMs) {
     if (rebootRequested_) return;
 
     reportOverflow();
+    if (sincePending_) answerSince();
     if (snapshotPending_ && snapshotReady(nowMs)) sendSnapshot();
     if (reached(nowMs, nextHeartbeatMs_)) {
         emitHeartbeat();
@@ -105,7 +124,7 @@ void Bridge::onHostLine(const char* line, size_t len, uint32_t nowMs) {
         }
         case CommandResult::Outcome::Execute:
             ++stats_.hostLines;
-            execute(c.command.hseq, c.command.type, c.command.pollMs, c.command.misses, nowMs);
+            execute(c.command, nowMs);
             return;
     }
 }
@@ -120,11 +139,11 @@ void Bridge::onHostLineTooLong() {
     emit(f);
 }
 
-void Bridge::execute(uint16_t hseq, MsgType type, uint16_t pollMs, uint8_t misses, uint32_t nowMs) {
+void Bridge::execute(const Command& c, uint32_t nowMs) {
     Frame ack = frameOf(MsgType::Ack);
-    ack.hseq = hseq;
-    ack.cmd = type;
-    switch (type) {
+    ack.hseq = c.hseq;
+    ack.cmd = c.type;
+    switch (c.type) {
         case MsgType::Ping:
             emit(ack);
             break;
@@ -137,12 +156,20 @@ void Bridge::execute(uint16_t hseq, MsgType type, uint16_t pollMs, uint8_t misse
             // Several requests before the answer share one snapshot, which carries the latest hseq.
             if (!snapshotPending_) snapshotSinceMs_ = nowMs;
             snapshotPending_ = true;
-            snapshotHseq_ = hseq;
+            snapshotHseq_ = c.hseq;
+            break;
+        case MsgType::Since:
+            // Answered (ack and replay, or nak gone) as soon as the whole answer fits, judged then.
+            sincePending_ = true;
+            sinceHseq_ = c.hseq;
+            sinceBoot_ = c.boot;
+            sinceAfter_ = c.after;
+            answerSince();
             break;
         case MsgType::Set:
-            pollMs_ = pollMs;
-            misses_ = misses;
-            scheduler_.setCycleMs(pollMs);
+            pollMs_ = c.pollMs;
+            misses_ = c.misses;
+            scheduler_.setCycleMs(c.pollMs);
             emit(ack);
             emitCfg();
             break;
@@ -267,15 +294,6 @@ bool Bridge::sendSnapshot() {
     head.hseq = tail.hseq = snapshotHseq_;
     head.total = tail.total = static_cast<uint16_t>(total);
 
-    // Measure with a copy of the sequence counter: the snapshot goes out whole or waits for room.
-    // A half-sent snapshot would only make the host ask again.
-    SeqCounter dry = seq_;
-    char buf[kLineBufferSize];
-    size_t bytes = 0;
-    auto measure = [&](Frame f) {
-        f.seq = dry.take();
-        bytes += encodeFrame(f, buf, sizeof buf);
-    };
     // The snapshot's frames in order: head, one `tag` per present tag (readers in index order), tail.
     auto eachFrame = [&](auto&& use) {
         use(head);
@@ -289,11 +307,58 @@ bool Bridge::sendSnapshot() {
         }
         use(tail);
     };
-    eachFrame(measure);
-    if (out_.room() < bytes) return false;
+    if (out_.room() < measure(seq_, eachFrame)) return false;
 
     eachFrame([&](Frame& f) { emit(f); });
     snapshotPending_ = false;
+    return true;
+}
+
+bool Bridge::answerSince() {
+    uint32_t from = 0;
+    if (sinceBoot_ != boot_ || !replayStart(sinceAfter_, seq_.last(), seq_.count(), from) ||
+        !log_.holdsAllAfter(from)) {
+        // Another boot, a seq this boot has not reached, or an event after it was overwritten: the
+        // host falls back to a snapshot, and knows the order of what that yields is unknown.
+        sincePending_ = false;
+        ++stats_.gone;
+        Frame nak = frameOf(MsgType::Nak);
+        nak.hseq = sinceHseq_;
+        nak.code = ParseError::Gone;
+        emit(nak);
+        return true;
+    }
+    size_t first = 0;
+    while (first < log_.size() && log_.at(first).line <= from) ++first;
+
+    Frame ack = frameOf(MsgType::Ack);
+    ack.hseq = sinceHseq_;
+    ack.cmd = MsgType::Since;
+    Frame head = frameOf(MsgType::Replay);
+    Frame tail = frameOf(MsgType::ReplayEnd);
+    head.hseq = tail.hseq = sinceHseq_;
+    head.count = tail.count = static_cast<uint16_t>(log_.size() - first);
+    // The answer's frames in order: ack, head, one `rec` per logged event after `from`, tail. It
+    // holds exactly the events logged before the replay line: it is positioned in the stream.
+    auto eachFrame = [&](auto&& use) {
+        use(ack);
+        use(head);
+        for (size_t i = first; i < log_.size(); ++i) {
+            const LoggedEvent& e = log_.at(i);
+            Frame rec = frameOf(MsgType::Rec);
+            rec.oseq = e.seq;
+            rec.recKind = e.type;
+            rec.reader = e.reader;
+            rec.uid = e.uid;
+            use(rec);
+        }
+        use(tail);
+    };
+    if (out_.room() < measure(seq_, eachFrame)) return false;
+
+    eachFrame([&](Frame& f) { emit(f); });
+    sincePending_ = false;
+    ++stats_.replays;
     return true;
 }
 
@@ -320,6 +385,7 @@ void Bridge::emitIdentity() {
     f.readers = readers_;
     f.reset = resetCause_;
     f.uptimeS = uptimeS();
+    f.boot = boot_;
     emit(f);
 }
 
@@ -327,6 +393,7 @@ void Bridge::emitHeartbeat() {
     Frame f = frameOf(MsgType::Hb);
     f.uptimeS = uptimeS();
     frameStatus(f);
+    f.boot = boot_;
     emit(f);
 }
 
@@ -349,6 +416,8 @@ void Bridge::reportOverflow() {
 bool Bridge::emit(Frame& f) {
     // The number is spent even if the line is not sent: that gap is how the host learns of the loss.
     f.seq = seq_.take();
+    // An event is logged when it is created, sent or not: the log is how the host gets it back.
+    if (f.type == MsgType::Arrive || f.type == MsgType::Leave) log_.append(seq_.count(), f.seq, f.type, f.reader, f.uid);
     char buf[kLineBufferSize];
     const size_t n = encodeFrame(f, buf, sizeof buf);
     bool sent = false;

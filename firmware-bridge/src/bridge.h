@@ -1,15 +1,18 @@
 // The firmware's core: polls readers through a ReaderPort, debounces what they see, and speaks
-// protocol v1 through a LineSink. No clocks, no I/O of its own: the glue passes the time in and
+// protocol v2 through a LineSink. No clocks, no I/O of its own: the glue passes the time in and
 // moves bytes, so the whole behaviour runs unchanged under g++ in the tests.
 //
 // Single-threaded and run-to-completion: every call finishes its lines before returning, so a
-// snapshot is never interleaved with arrive/leave lines and its position in the sequence is exact.
+// snapshot or a replay is never interleaved with arrive/leave lines and its position in the
+// sequence is exact.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
+#include "command.h"
 #include "debouncer.h"
+#include "event_log.h"
 #include "frame.h"
 #include "line_sink.h"
 #include "protocol.h"
@@ -28,17 +31,21 @@ struct BridgeStats {
     uint32_t polls = 0;
     uint32_t pollFailures = 0;
     uint32_t partialPolls = 0;
+    uint32_t replays = 0;          // answers to `since`
+    uint32_t gone = 0;             // `since` answered `nak gone`
 };
 
 class Bridge {
    public:
     Bridge(ReaderPort& port, LineSink& out, const char* firmwareVersion);
 
-    // After every reset: restores default settings and empty presence, then sends hello and cfg.
-    void begin(uint32_t nowMs, ResetCause cause);
+    // After every reset: restores default settings, empty presence and an empty event log, then
+    // sends hello and cfg. `boot` identifies this run (1..65535, random, PROTOCOL.md "Boot id"):
+    // the glue draws it from a hardware source; 0 is taken as 1.
+    void begin(uint32_t nowMs, ResetCause cause, uint16_t boot);
 
     // Call as often as possible. Runs at most one reader slot, plus any heartbeat, pending
-    // snapshot and overflow report that are due.
+    // snapshot or replay, and overflow report that are due.
     void tick(uint32_t nowMs);
 
     // One host line (the bytes before '\n'), and the line assembler's "that was too long".
@@ -54,6 +61,9 @@ class Bridge {
     uint16_t pollMs() const { return pollMs_; }
     uint8_t misses() const { return misses_; }
     bool snapshotPending() const { return snapshotPending_; }
+    bool replayPending() const { return sincePending_; }
+    uint16_t boot() const { return boot_; }
+    const EventLog& eventLog() const { return log_; }
     uint32_t uptimeS() const { return static_cast<uint32_t>(uptimeMs_ / 1000u); }
     const BridgeStats& stats() const { return stats_; }
 
@@ -67,9 +77,10 @@ class Bridge {
     void runSlot(uint32_t nowMs);
     void probe(uint8_t reader, uint32_t nowMs);
     void poll(uint8_t reader, uint32_t nowMs);
-    void execute(uint16_t hseq, MsgType type, uint16_t pollMs, uint8_t misses, uint32_t nowMs);
+    void execute(const Command& c, uint32_t nowMs);
     bool snapshotReady(uint32_t nowMs) const;
     bool sendSnapshot();
+    bool answerSince();
     size_t frameStatus(Frame& f) const;
     void reportOverflow();
 
@@ -78,8 +89,10 @@ class Bridge {
     const char* fw_;
     uint8_t readers_;
     ResetCause resetCause_ = ResetCause::Unknown;
+    uint16_t boot_ = kBootMin;
 
     SeqCounter seq_;
+    EventLog log_;
     Scheduler scheduler_;
     Debouncer presence_[kMaxReaders];
     uint8_t completePolls_[kMaxReaders] = {};  // since the reader (re)started; saturates
@@ -97,6 +110,12 @@ class Bridge {
     bool snapshotPending_ = false;
     uint16_t snapshotHseq_ = 0;
     uint32_t snapshotSinceMs_ = 0;
+
+    // A `since` waiting for room for its whole answer; a later one replaces it.
+    bool sincePending_ = false;
+    uint16_t sinceHseq_ = 0;
+    uint16_t sinceBoot_ = 0;
+    uint16_t sinceAfter_ = 0;
 
     uint16_t droppedSinceReport_ = 0;
     bool rebootRequested_ = false;

@@ -36,6 +36,8 @@ CommandResult parseCommand(const char* line, size_t len) {
     r.command.hseq = p.frame.seq;
     r.command.pollMs = p.frame.pollMs;
     r.command.misses = p.frame.misses;
+    r.command.boot = p.frame.boot;
+    r.command.after = p.frame.after;
     return r;
 }
 

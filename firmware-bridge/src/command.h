@@ -10,10 +10,12 @@
 namespace tenace {
 
 struct Command {
-    MsgType type = MsgType::Ping;  // Ping, Reset, Present or Set
+    MsgType type = MsgType::Ping;  // a host command type (isHostCommand)
     uint16_t hseq = 0;
     uint16_t pollMs = 0;  // Set
     uint8_t misses = 0;   // Set
+    uint16_t boot = 0;    // Since
+    uint16_t after = 0;   // Since
 };
 
 struct CommandResult {

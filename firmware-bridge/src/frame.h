@@ -18,6 +18,10 @@ struct Frame {
     uint8_t proto = 0;
     uint8_t readers = 0;
     ResetCause reset = ResetCause::Unknown;
+    // hello, identity, hb, since: the boot id, 1..65535
+    uint16_t boot = 0;
+    // since: the device seq after which events are wanted (0: since the hello)
+    uint16_t after = 0;
 
     // cfg, set
     uint16_t pollMs = 0;
@@ -30,10 +34,13 @@ struct Frame {
     char status[kMaxReaders] = {};
     uint8_t tags[kMaxReaders] = {};
 
-    // arrive, leave, tag, err reader
+    // arrive, leave, tag, rec, err reader
     uint8_t reader = 0;
-    // arrive, leave, tag
+    // arrive, leave, tag, rec
     Uid uid;
+    // rec: the original seq of the logged line, and its type (Arrive or Leave)
+    uint16_t oseq = 0;
+    MsgType recKind = MsgType::Arrive;
 
     // err
     ErrKind errKind = ErrKind::Reader;
@@ -42,10 +49,11 @@ struct Frame {
     // err line, nak
     ParseError code = ParseError::None;
 
-    // ack, nak, snap, snapend
+    // ack, nak, snap, snapend, replay, replayend
     uint16_t hseq = 0;
     MsgType cmd = MsgType::Ping;  // ack: the command acknowledged
     uint16_t total = 0;           // snap, snapend: tag lines in the snapshot
+    uint16_t count = 0;           // replay, replayend: rec lines in the replay
 };
 
 }  // namespace tenace

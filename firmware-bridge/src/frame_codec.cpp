@@ -13,7 +13,8 @@ struct Token {
     size_t n = 0;
 };
 
-// seq, type and at most 5 fields in v1 (identity); a few spare so extra fields are counted, not lost.
+// seq, type and at most 6 fields in v2 (identity). Tokens beyond this are counted (extra-field),
+// not stored.
 constexpr size_t kMaxTokens = 8;
 
 const char kHexDigits[] = "0123456789ABCDEF";
@@ -87,12 +88,19 @@ bool parseReader(const Token& t, uint8_t& out) { return decimalAs(t, 0, kMaxRead
 
 bool parseUid(const Token& t, Uid& out) { return uidFromHex(t.p, t.n, out); }
 
+bool parseBoot(const Token& t, uint16_t& out) { return decimalAs(t, kBootMin, kSeqMax, out); }
+
+// rec: the logged line's type word, arrive or leave.
+bool parseRecKind(const Token& t, MsgType& out) {
+    return parseName(t.p, t.n, out) && (out == MsgType::Arrive || out == MsgType::Leave);
+}
+
 // Number of fields after the type token, or -1 where it depends on the first field (err).
 int fieldCount(MsgType t) {
     switch (t) {
-        case MsgType::Hello: return 4;
+        case MsgType::Hello: return 5;
         case MsgType::Cfg: return 2;
-        case MsgType::Hb: return 3;
+        case MsgType::Hb: return 4;
         case MsgType::Arrive: return 2;
         case MsgType::Leave: return 2;
         case MsgType::Err: return -1;
@@ -101,7 +109,11 @@ int fieldCount(MsgType t) {
         case MsgType::Snap: return 2;
         case MsgType::Tag: return 2;
         case MsgType::SnapEnd: return 3;
-        case MsgType::Identity: return 5;
+        case MsgType::Identity: return 6;
+        case MsgType::Replay: return 2;
+        case MsgType::Rec: return 4;
+        case MsgType::ReplayEnd: return 2;
+        case MsgType::Since: return 2;
         case MsgType::Ping: return 0;
         case MsgType::Reset: return 0;
         case MsgType::Present: return 0;
@@ -125,18 +137,19 @@ bool parseFields(Frame& f, const Token* fld) {
     switch (f.type) {
         case MsgType::Hello:
             return parseFirmware(fld[0], f) && decimalAs(fld[1], 1, 255, f.proto) &&
-                   decimalAs(fld[2], 1, kMaxReaders, f.readers) && parseName(fld[3].p, fld[3].n, f.reset);
+                   decimalAs(fld[2], 1, kMaxReaders, f.readers) && parseName(fld[3].p, fld[3].n, f.reset) &&
+                   parseBoot(fld[4], f.boot);
         case MsgType::Identity:
             return parseFirmware(fld[0], f) && decimalAs(fld[1], 1, 255, f.proto) &&
                    decimalAs(fld[2], 1, kMaxReaders, f.readers) && parseName(fld[3].p, fld[3].n, f.reset) &&
-                   decimalAs(fld[4], 0, 0xFFFFFFFFu, f.uptimeS);
+                   decimalAs(fld[4], 0, 0xFFFFFFFFu, f.uptimeS) && parseBoot(fld[5], f.boot);
         case MsgType::Cfg:
         case MsgType::Set:
             return decimalAs(fld[0], kPollMsMin, kPollMsMax, f.pollMs) &&
                    decimalAs(fld[1], kMissesMin, kMissesMax, f.misses);
         case MsgType::Hb:
             return decimalAs(fld[0], 0, 0xFFFFFFFFu, f.uptimeS) && parseStatus(fld[1], f) &&
-                   parseTagCounts(fld[2], f);
+                   parseTagCounts(fld[2], f) && parseBoot(fld[3], f.boot);
         case MsgType::Arrive:
         case MsgType::Leave:
         case MsgType::Tag:
@@ -164,6 +177,15 @@ bool parseFields(Frame& f, const Token* fld) {
         case MsgType::SnapEnd:
             return decimalAs(fld[0], 0, kSeqMax, f.hseq) && decimalAs(fld[1], 0, kSeqMax, f.total) &&
                    parseStatus(fld[2], f);
+        case MsgType::Replay:
+        case MsgType::ReplayEnd:
+            return decimalAs(fld[0], 0, kSeqMax, f.hseq) && decimalAs(fld[1], 0, kSeqMax, f.count);
+        case MsgType::Rec:
+            // The original seq is that of an arrive/leave line, never the hello's 0.
+            return decimalAs(fld[0], 1, kSeqMax, f.oseq) && parseRecKind(fld[1], f.recKind) &&
+                   parseReader(fld[2], f.reader) && parseUid(fld[3], f.uid);
+        case MsgType::Since:
+            return parseBoot(fld[0], f.boot) && decimalAs(fld[1], 0, kSeqMax, f.after);
         case MsgType::Ping:
         case MsgType::Reset:
         case MsgType::Present:
@@ -235,6 +257,7 @@ void writeFields(const Frame& f, Writer& w) {
             if (f.type == MsgType::Identity) {
                 w.sp(); w.u32(f.uptimeS);
             }
+            w.sp(); w.u32(f.boot);
             break;
         case MsgType::Cfg:
         case MsgType::Set:
@@ -250,6 +273,7 @@ void writeFields(const Frame& f, Writer& w) {
                 if (f.tags[i] > 9) w.fail();
                 w.ch(static_cast<char>('0' + (f.tags[i] % 10)));
             }
+            w.sp(); w.u32(f.boot);
             break;
         case MsgType::Arrive:
         case MsgType::Leave:
@@ -291,6 +315,21 @@ void writeFields(const Frame& f, Writer& w) {
             w.sp(); w.u32(f.hseq);
             w.sp(); w.u32(f.total);
             w.sp(); w.chars(f.status, f.statusLen);
+            break;
+        case MsgType::Replay:
+        case MsgType::ReplayEnd:
+            w.sp(); w.u32(f.hseq);
+            w.sp(); w.u32(f.count);
+            break;
+        case MsgType::Rec:
+            w.sp(); w.u32(f.oseq);
+            w.sp(); w.str(name(f.recKind));
+            w.sp(); w.u32(f.reader);
+            w.sp(); w.uid(f.uid);
+            break;
+        case MsgType::Since:
+            w.sp(); w.u32(f.boot);
+            w.sp(); w.u32(f.after);
             break;
         case MsgType::Ping:
         case MsgType::Reset:

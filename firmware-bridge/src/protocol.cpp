@@ -6,9 +6,10 @@ namespace tenace {
 
 namespace {
 
-const char* const kMsgTypeNames[] = {"hello", "cfg",   "hb",    "arrive",  "leave", "err",
-                                     "ack",   "nak",   "snap",  "tag",     "snapend", "identity",
-                                     "ping",  "reset", "present", "set",   "ident"};
+const char* const kMsgTypeNames[] = {"hello", "cfg",    "hb",        "arrive",  "leave", "err",
+                                     "ack",   "nak",    "snap",      "tag",     "snapend", "identity",
+                                     "replay", "rec",   "replayend", "ping",    "reset", "present",
+                                     "set",   "ident",  "since"};
 static_assert(sizeof(kMsgTypeNames) / sizeof(kMsgTypeNames[0]) == static_cast<size_t>(MsgType::Count),
               "one name per message type");
 
@@ -29,7 +30,8 @@ static_assert(sizeof(kErrKindNames) / sizeof(kErrKindNames[0]) == static_cast<si
 
 const char* const kParseErrorNames[] = {"",         "empty",        "too-long",    "bad-char",
                                         "no-checksum", "bad-crc",   "bad-frame",   "bad-seq",
-                                        "unknown-type", "missing-field", "extra-field", "bad-field"};
+                                        "unknown-type", "missing-field", "extra-field", "bad-field",
+                                        "gone"};
 static_assert(sizeof(kParseErrorNames) / sizeof(kParseErrorNames[0]) ==
                   static_cast<size_t>(ParseError::Count),
               "one name per parse error");
@@ -68,7 +70,7 @@ bool parseName(const char* s, size_t n, ParseError& out) { return lookup(kParseE
 
 bool isHostCommand(MsgType t) {
     return t == MsgType::Ping || t == MsgType::Reset || t == MsgType::Present || t == MsgType::Set ||
-           t == MsgType::Ident;
+           t == MsgType::Ident || t == MsgType::Since;
 }
 
 bool isLineError(ParseError e) {
@@ -91,6 +93,7 @@ bool isNakCode(ParseError e) {
         case ParseError::MissingField:
         case ParseError::ExtraField:
         case ParseError::BadField:
+        case ParseError::Gone:
             return true;
         default:
             return false;

@@ -1,4 +1,4 @@
-// Protocol v1 vocabulary: limits, message types and the enumerated codes that travel on the wire.
+// Protocol v2 vocabulary: limits, message types and the enumerated codes that travel on the wire.
 // PROTOCOL.md is the specification; every constant here is quoted there. Change both together.
 #pragma once
 
@@ -7,7 +7,7 @@
 
 namespace tenace {
 
-constexpr uint8_t kProtocolVersion = 1;
+constexpr uint8_t kProtocolVersion = 2;
 
 // Bytes before the terminator. A receiver also tolerates one '\r' before the '\n'.
 constexpr size_t kMaxLineLength = 96;
@@ -38,6 +38,21 @@ constexpr size_t kMaxSnapshotBytes =
 // Device sequence numbers: 0 is reserved for hello, the rest run 1..65535 and wrap to 1.
 constexpr uint16_t kSeqMax = 65535;
 
+// Boot ids (hello, identity, hb, since): 1..65535, a new random one at every reset; 0 is never used.
+constexpr uint16_t kBootMin = 1;
+
+// The event log: the last arrive/leave lines, kept for `since` (PROTOCOL.md "Resynchronisation").
+constexpr size_t kEventLogSize = 256;
+
+// Worst-case bytes of the answer to `since`: the ack, replay, one `rec` per logged event and
+// replayend, each with its newline. The longest lines are "65535 ack 65535 since*HH",
+// "65535 replayend 65535 65535*HH" and "65535 rec 65535 arrive 7 <20 hex digits>*HH"
+// (test_bridge.cpp checks these lengths). Like a snapshot, the whole answer waits for room.
+constexpr size_t kMaxSinceAckBytes = 25;
+constexpr size_t kMaxReplayEdgeBytes = 31;
+constexpr size_t kMaxRecBytes = 49;
+constexpr size_t kMaxReplayBytes = kMaxSinceAckBytes + 2 * kMaxReplayEdgeBytes + kEventLogSize * kMaxRecBytes;
+
 enum class MsgType : uint8_t {
     // device -> host
     Hello,
@@ -52,12 +67,16 @@ enum class MsgType : uint8_t {
     Tag,
     SnapEnd,
     Identity,
+    Replay,
+    Rec,
+    ReplayEnd,
     // host -> device
     Ping,
     Reset,
     Present,
     Set,
     Ident,
+    Since,
     Count
 };
 
@@ -83,6 +102,9 @@ enum class ParseError : uint8_t {
     MissingField,
     ExtraField,
     BadField,
+    // Not a parse error: the nak code for a `since` the event log cannot answer. It shares this
+    // enum because `nak` carries its code in the same field as the parse errors.
+    Gone,
     Count
 };
 

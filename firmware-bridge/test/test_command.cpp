@@ -22,6 +22,11 @@ TEST(command_parses_each_host_command) {
     CHECK_EQ(r.command.type, MsgType::Set);
     CHECK_EQ(r.command.pollMs, 20);
     CHECK_EQ(r.command.misses, 4);
+    r = cmd(framed("8 since 4660 65535"));
+    CHECK(r.outcome == O::Execute);
+    CHECK_EQ(r.command.type, MsgType::Since);
+    CHECK_EQ(r.command.boot, 4660);
+    CHECK_EQ(r.command.after, 65535);
 }
 
 TEST(command_naks_intact_lines_it_cannot_execute) {
@@ -34,6 +39,11 @@ TEST(command_naks_intact_lines_it_cannot_execute) {
     CHECK_EQ(r.error, ParseError::MissingField);
     r = cmd(framed("10 ping 1"));
     CHECK_EQ(r.error, ParseError::ExtraField);
+    r = cmd(framed("12 since 0 5"));  // boot 0 is never used
+    CHECK(r.outcome == O::Nak);
+    CHECK_EQ(r.error, ParseError::BadField);
+    r = cmd(framed("13 since 4660"));
+    CHECK_EQ(r.error, ParseError::MissingField);
     r = cmd(framed("11 reboot"));
     CHECK(r.outcome == O::Nak);
     CHECK_EQ(r.hseq, 11);
@@ -48,7 +58,7 @@ TEST(command_naks_device_messages_sent_to_the_device) {
     r = cmd(framed("0 arrive 0 DEADBEEF"));  // also breaks the seq-0 rule
     CHECK(r.outcome == O::Nak);
     CHECK_EQ(r.error, ParseError::UnknownType);
-    r = cmd(framed("13 hb 1 O 9 9"));
+    r = cmd(framed("13 hb 1 O 9 9 9"));
     CHECK(r.outcome == O::Nak);
     CHECK_EQ(r.error, ParseError::UnknownType);
 }

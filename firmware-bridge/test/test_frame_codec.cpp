@@ -37,10 +37,11 @@ TEST(encode_hello_and_heartbeat) {
     h.seq = 0;
     h.type = MsgType::Hello;
     std::strcpy(h.fw, "1.0.0");
-    h.proto = 1;
+    h.proto = 2;
     h.readers = 4;
     h.reset = ResetCause::Power;
-    CHECK_EQ(encode(h), framed("0 hello 1.0.0 1 4 power") + "\n");
+    h.boot = 4660;
+    CHECK_EQ(encode(h), framed("0 hello 1.0.0 2 4 power 4660") + "\n");
 
     Frame b;
     b.seq = 17;
@@ -50,7 +51,81 @@ TEST(encode_hello_and_heartbeat) {
     std::memcpy(b.status, "OOWF", 4);
     const uint8_t tags[] = {1, 0, 2, 0};
     std::memcpy(b.tags, tags, 4);
-    CHECK_EQ(encode(b), framed("17 hb 3600 OOWF 1020") + "\n");
+    b.boot = 999;
+    CHECK_EQ(encode(b), framed("17 hb 3600 OOWF 1020 999") + "\n");
+}
+
+TEST(encode_since_replay_rec_replayend) {
+    Frame s;
+    s.seq = 47;
+    s.type = MsgType::Since;
+    s.boot = 4660;
+    s.after = 0;
+    CHECK_EQ(encode(s), std::string("47 since 4660 0*6A\n"));
+
+    Frame r;
+    r.seq = 52;
+    r.type = MsgType::Replay;
+    r.hseq = 47;
+    r.count = 3;
+    CHECK_EQ(encode(r), std::string("52 replay 47 3*B9\n"));
+    r.type = MsgType::ReplayEnd;
+    r.seq = 56;
+    CHECK_EQ(encode(r), std::string("56 replayend 47 3*AF\n"));
+
+    Frame rec;
+    rec.seq = 53;
+    rec.type = MsgType::Rec;
+    rec.oseq = 17;
+    rec.recKind = MsgType::Arrive;
+    rec.reader = 0;
+    rec.uid = support::uid("04A1B2C3D4E5F6");
+    CHECK_EQ(encode(rec), framed("53 rec 17 arrive 0 04A1B2C3D4E5F6") + "\n");
+    rec.recKind = MsgType::Tag;  // only arrive and leave are logged
+    CHECK_EQ(encode(rec), std::string());
+    rec.recKind = MsgType::Leave;
+    rec.oseq = 0;  // the hello's seq is never an event's
+    CHECK_EQ(encode(rec), std::string());
+
+    Frame n;
+    n.seq = 51;
+    n.type = MsgType::Nak;
+    n.hseq = 48;
+    n.code = ParseError::Gone;
+    CHECK_EQ(encode(n), framed("51 nak 48 gone") + "\n");
+    Frame e;
+    e.seq = 10;
+    e.type = MsgType::Err;
+    e.errKind = ErrKind::Line;
+    e.code = ParseError::Gone;  // a nak code, not a line error
+    CHECK_EQ(encode(e), std::string());
+}
+
+TEST(the_longest_lines_of_a_since_answer_are_as_long_as_protocol_h_says) {
+    Frame ack;
+    ack.seq = 65535;
+    ack.type = MsgType::Ack;
+    ack.hseq = 65535;
+    ack.cmd = MsgType::Since;
+    CHECK_EQ(encode(ack).size(), kMaxSinceAckBytes);
+    Frame edge;
+    edge.seq = 65535;
+    edge.type = MsgType::ReplayEnd;
+    edge.hseq = 65535;
+    edge.count = 65535;
+    CHECK_EQ(encode(edge).size(), kMaxReplayEdgeBytes);
+    edge.type = MsgType::Replay;
+    CHECK(encode(edge).size() <= kMaxReplayEdgeBytes);
+    Frame rec;
+    rec.seq = 65535;
+    rec.type = MsgType::Rec;
+    rec.oseq = 65535;
+    rec.recKind = MsgType::Arrive;
+    rec.reader = 7;
+    rec.uid = support::uid("04112233445566778899");
+    CHECK_EQ(encode(rec).size(), kMaxRecBytes);
+    rec.recKind = MsgType::Leave;
+    CHECK(encode(rec).size() <= kMaxRecBytes);
 }
 
 TEST(encoder_refuses_frames_the_parser_would_reject) {
@@ -58,10 +133,14 @@ TEST(encoder_refuses_frames_the_parser_would_reject) {
     f.seq = 5;
     f.type = MsgType::Hello;  // hello must be seq 0
     std::strcpy(f.fw, "1.0.0");
-    f.proto = 1;
+    f.proto = 2;
     f.readers = 4;
+    f.boot = 7;
     CHECK_EQ(encode(f), std::string());
     f.seq = 0;
+    f.boot = 0;  // boot 0 is never used
+    CHECK_EQ(encode(f), std::string());
+    f.boot = 7;
     std::strcpy(f.fw, "1.0 beta");  // space would split the token
     CHECK_EQ(encode(f), std::string());
     std::strcpy(f.fw, "");
@@ -96,6 +175,10 @@ TEST(encoder_refuses_frames_the_parser_would_reject) {
     hb.statusLen = 1;
     hb.status[0] = 'O';
     hb.tags[0] = 10;
+    hb.boot = 1;
+    CHECK_EQ(encode(hb), std::string());
+    hb.tags[0] = 1;
+    hb.boot = 0;
     CHECK_EQ(encode(hb), std::string());
 }
 
@@ -150,7 +233,8 @@ TEST(parse_tolerates_exactly_one_carriage_return) {
 TEST(every_single_byte_corruption_of_a_valid_line_is_rejected) {
     // The guarantee that matters at the table: line noise never turns into a different card.
     const std::string lines[] = {framed("3 arrive 0 04A1B2C3D4E5F6"), framed("65535 leave 7 04112233445566778899"),
-                                 framed("24 snapend 43 2 OOOF"), framed("17 hb 3600 OOWF 1020")};
+                                 framed("24 snapend 43 2 OOOF"), framed("17 hb 3600 OOWF 1020 4660"),
+                                 framed("53 rec 17 arrive 0 04A1B2C3D4E5F6"), framed("47 since 4660 12")};
     for (const std::string& good : lines) {
         for (size_t i = 0; i < good.size(); ++i) {
             for (int v = 0; v < 256; ++v) {
@@ -198,8 +282,9 @@ TEST(fuzz_random_lines_never_crash_and_never_pass_with_a_wrong_crc) {
 
 TEST(random_valid_frames_round_trip) {
     std::mt19937 rng(99);
-    const MsgType types[] = {MsgType::Arrive, MsgType::Leave, MsgType::Tag, MsgType::Hb,  MsgType::Set,
-                             MsgType::Cfg,    MsgType::Ack,   MsgType::Snap, MsgType::SnapEnd};
+    const MsgType types[] = {MsgType::Arrive, MsgType::Leave,  MsgType::Tag,  MsgType::Hb,        MsgType::Set,
+                             MsgType::Cfg,    MsgType::Ack,    MsgType::Snap, MsgType::SnapEnd,   MsgType::Rec,
+                             MsgType::Replay, MsgType::ReplayEnd, MsgType::Since};
     for (int i = 0; i < 20000; ++i) {
         Frame f;
         f.type = types[rng() % (sizeof types / sizeof types[0])];
@@ -218,7 +303,12 @@ TEST(random_valid_frames_round_trip) {
         f.misses = static_cast<uint8_t>(kMissesMin + rng() % (kMissesMax - kMissesMin + 1));
         f.hseq = static_cast<uint16_t>(rng());
         f.total = static_cast<uint16_t>(rng());
-        f.cmd = MsgType::Present;
+        f.count = static_cast<uint16_t>(rng());
+        f.boot = static_cast<uint16_t>(1 + rng() % 65535);
+        f.after = static_cast<uint16_t>(rng());
+        f.oseq = static_cast<uint16_t>(1 + rng() % 65535);
+        f.recKind = rng() % 2 ? MsgType::Arrive : MsgType::Leave;
+        f.cmd = rng() % 2 ? MsgType::Present : MsgType::Since;
         const std::string line = encode(f);
         REQUIRE(!line.empty());
         REQUIRE(line.size() <= kMaxLineLength + 1);

@@ -1,4 +1,4 @@
-// tenace-frame: a bench tool for protocol v1 lines.
+// tenace-frame: a bench tool for protocol v2 lines.
 //
 //   tenace-frame '41 ping' '43 present'   print each body as a complete line with its "*HH" checksum
 //   tenace-frame < bodies.txt             the same, one body per input line

@@ -193,9 +193,11 @@ class Mfrc522Port final : public ReaderPort {
 
 // ---- Globals -------------------------------------------------------------------------------------
 
-// 8 KiB holds a worst-case snapshot (kMaxSnapshotBytes) plus the lines around it.
-constexpr size_t kTxQueueBytes = 8192;
+// 16 KiB holds a worst-case answer to `since` (kMaxReplayBytes, about 12.6 KB: 256 records) or
+// snapshot (kMaxSnapshotBytes) plus the lines around it.
+constexpr size_t kTxQueueBytes = 16384;
 static_assert(kTxQueueBytes >= kMaxSnapshotBytes, "a whole snapshot must fit in the transmit queue");
+static_assert(kTxQueueBytes >= kMaxReplayBytes, "a whole replay must fit in the transmit queue");
 
 Mfrc522Port port;
 TxQueue<kTxQueueBytes> txQueue;
@@ -262,6 +264,17 @@ void rebootForHost() {
     rp2040.reboot();
 }
 
+// A random boot id, 1..65535, from the ROSC (PROTOCOL.md "Boot id"): a host that missed the hello
+// still sees the reset in the next heartbeat. Watchdog scratch 1 survives a watchdog or software
+// reboot (a host `reset`, a hang), so then the id is also never the previous one.
+uint16_t drawBootId() {
+    const uint32_t previous = watchdog_hw->scratch[1];
+    uint16_t id = 0;
+    while (id == 0 || id == previous) id = static_cast<uint16_t>(rp2040.hwrand32());
+    watchdog_hw->scratch[1] = id;
+    return id;
+}
+
 void showStatus() {
     // Steady: every reader OK. Blinking: at least one reader warming up or faulted.
     bool allOk = true;
@@ -295,7 +308,7 @@ void setup() {
 
     // No waiting for the host: the hello is queued and goes out when USB is up. A host that opens
     // the port later sends `ident` and `present` (PROTOCOL.md "Connecting").
-    bridge.begin(nowMs(), cause);
+    bridge.begin(nowMs(), cause, drawBootId());
 }
 
 void loop() {

@@ -40,5 +40,6 @@ class RP2040 {
     void wdt_begin(uint32_t delay_ms);
     void wdt_reset();
     void reboot();
+    uint32_t hwrand32();
 };
 extern RP2040 rp2040;
