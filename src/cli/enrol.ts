@@ -1,10 +1,11 @@
-// `tenace enrol --deck NAME --port PATH [--out FILE] [--order bridge|suit] [--reader N] [--other FILE...]`
+// `tenace enrol --deck NAME --port PATH [--out FILE] [--order bridge|suit] [--reader N] [--other FILE...] [--wait]`
 //
 // Walks a person through tapping the 52 cards of one pack on a reader, in a stated order, and
 // writes the deck file (hardware/decks.md) atomically after every accepted card. Re-running the
 // same command resumes from the file. Tags already in this deck or in an `--other` deck are
 // refused with a message. Type `undo` (forget the last card) or `quit` on stdin.
-// Exit code: 0 when the deck is complete, 1 when stopped early (the partial file is kept).
+// Exit code: 0 when the deck is complete, 1 when stopped early (the partial file is kept), 66 when the port cannot be
+// opened (nobody is asked to tap a card on a reader that is not there), unless --wait.
 import { type CliIo, STDIO, parseCommand } from './args.js';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -12,12 +13,13 @@ import type { Readable } from 'node:stream';
 import { type BindingInterface, BridgeDriver, type Logger } from '../hardware/bridge-driver.js';
 import { type DeckFile, DeckSet, loadDeckFile, loadDecks, writeDeckFile } from '../hardware/deck.js';
 import { ENROL_ORDERS, Enrolment, type EnrolOrder } from '../hardware/enrol.js';
-import { textLogger } from './listen.js';
+import { EX_NOINPUT, textLogger } from './listen.js';
+import { deviceProblem } from '../config/devices.js';
 
 export interface EnrolDeps {
   io?: CliIo;
   binding?: BindingInterface;
-  /** Commands (`undo`, `quit`); default process.stdin. */
+  /** Commands (`undo`, `quit`); default process.stdin. With `binding`, the port is not looked for on the file system. */
   input?: Readable;
   signals?: boolean;
   onDriver?: (driver: BridgeDriver) => void;
@@ -29,6 +31,7 @@ const USAGE = `usage: tenace enrol --deck NAME --port PATH [--out FILE] [--order
             suit:   clubs, diamonds, hearts, spades, two up to ace
   --reader  accept taps on this reader only (default: any reader)
   --other   deck files of the other packs: their tags are refused
+  --wait    wait for the bridge's port to appear instead of exiting 66 when it cannot be opened
 `;
 
 export async function enrolCommand(argv: string[], deps: EnrolDeps = {}): Promise<number> {
@@ -42,6 +45,7 @@ export async function enrolCommand(argv: string[], deps: EnrolDeps = {}): Promis
         order: { type: 'string' },
         reader: { type: 'string' },
         other: { type: 'string', multiple: true },
+        wait: { type: 'boolean' },
         verbose: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -76,6 +80,12 @@ export async function enrolCommand(argv: string[], deps: EnrolDeps = {}): Promis
     io.err(`tenace enrol: ${(e as Error).message}\n`);
     return 65;
   }
+  // Checked before anyone is asked to tap a card.
+  const portProblem = deps.binding ? undefined : deviceProblem(v.port, 'bridge');
+  if (portProblem && !v.wait) {
+    io.err(`tenace enrol: --port: ${portProblem}; or add --wait to wait for it\n`);
+    return EX_NOINPUT;
+  }
   const say = (s: string) => io.out(`${s}\n`);
   say(
     enrol.done > 0
@@ -87,6 +97,7 @@ export async function enrolCommand(argv: string[], deps: EnrolDeps = {}): Promis
     say(enrol.prompt());
     return 0;
   }
+  if (portProblem) say(`Waiting for the bridge: ${portProblem}`);
   say(`${enrol.progress()}  ${enrol.prompt()}`);
 
   const log: Logger = textLogger(io.err, v.verbose ? 'debug' : 'warn', 'tenace enrol');

@@ -1,14 +1,16 @@
 // `tenace listen --port PATH --deck FILE [--deck FILE2] --log OUT.ndjson [--bridge ID] [--map r0=N,r1=E,r2=S,r3=W]
-//                [--idle-exit MS] [--heartbeat-timeout MS] [--stamp] [--verbose | --quiet]`
+//                [--idle-exit MS] [--heartbeat-timeout MS] [--stamp] [--wait] [--verbose | --quiet]`
 //
 // The real seat-reader driver on one bridge: every place/lift it sees is appended to OUT as one
 // TableEvent per line (DESIGN §4), written with one write(2) per line so nothing sits in a buffer.
 // Runs until SIGINT/SIGTERM (or `--idle-exit MS` without an event), then closes the port and the
-// file cleanly. Status and diagnostics go to stderr; a lost port is reopened, never fatal.
+// file cleanly. Status and diagnostics go to stderr; a lost port is reopened, never fatal. A port that is not there
+// at the start is a mistake more often than a bridge still to be plugged in: exit 66 naming it, unless --wait.
 //
 // Restarting on an existing OUT continues it: the cards that OUT says are on the table seed the
-// driver's presence set, so the resynchronisation after connecting emits only what really changed
-// meanwhile (late places and lifts), never a second place (PROTOCOL.md §11).
+// driver's presence set, and the `src` of its last line from this bridge is where the driver
+// resumes: it asks the bridge for the lines after it (`since`), so what happened meanwhile comes
+// in order, never twice; if the bridge has reset since, a snapshot reconciles it, order unknown.
 import { type CliIo, STDIO, parseCommand } from './args.js';
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -17,14 +19,20 @@ import {
   BridgeDriver,
   type Logger,
   presenceFromEvents,
+  type ResumePoint,
+  resumePoints,
   type SeatEvent,
 } from '../hardware/bridge-driver.js';
 import { DeckSet, loadDecks } from '../hardware/deck.js';
 import { SeatMap } from '../hardware/seat-map.js';
+import { deviceProblem } from '../config/devices.js';
+
+/** sysexits EX_NOINPUT: the serial port cannot be opened. */
+export const EX_NOINPUT = 66;
 
 export interface ListenDeps {
   io?: CliIo;
-  /** serialport binding (tests: MockBinding). */
+  /** serialport binding (tests: MockBinding); with one, the port is not looked for on the file system. */
   binding?: BindingInterface;
   /** Install SIGINT/SIGTERM handlers (default true). */
   signals?: boolean;
@@ -33,8 +41,9 @@ export interface ListenDeps {
 }
 
 const USAGE = `usage: tenace listen --port PATH --deck FILE [--deck FILE2] --log OUT.ndjson [--bridge ID]
-                     [--map r0=N,r1=E,r2=S,r3=W] [--idle-exit MS] [--heartbeat-timeout MS] [--stamp] [--verbose | --quiet]
+                     [--map r0=N,r1=E,r2=S,r3=W] [--idle-exit MS] [--heartbeat-timeout MS] [--stamp] [--wait] [--verbose | --quiet]
   PATH: prefer /dev/serial/by-id/usb-... or /dev/tenace-bridge-<serial> (stable across replugging)
+  --wait: wait for PATH to appear instead of exiting 66 when it cannot be opened
 `;
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
@@ -71,6 +80,7 @@ export async function listenCommand(argv: string[], deps: ListenDeps = {}): Prom
         'idle-exit': { type: 'string' },
         'heartbeat-timeout': { type: 'string' },
         stamp: { type: 'boolean' },
+        wait: { type: 'boolean' },
         verbose: { type: 'boolean', short: 'v' },
         quiet: { type: 'boolean', short: 'q' },
         help: { type: 'boolean', short: 'h' },
@@ -109,9 +119,17 @@ export async function listenCommand(argv: string[], deps: ListenDeps = {}): Prom
     return 65;
   }
   if (decks.size === 0) log.warn({}, 'no --deck given: every tag will be reported as unknown');
+  // Checked before the log file is made: a mistyped port leaves nothing behind.
+  const portProblem = deps.binding ? undefined : deviceProblem(v.port, 'bridge');
+  if (portProblem && !v.wait) {
+    io.err(`tenace listen: --port: ${portProblem}; or add --wait to wait for it\n`);
+    return EX_NOINPUT;
+  }
+  if (portProblem) log.warn({}, `--wait: waiting for the port: ${portProblem}`);
 
   // Continue an existing log: what it says is on the table seeds the presence set.
   let initial: ReturnType<typeof presenceFromEvents> = [];
+  let resume: ResumePoint | undefined;
   if (existsSync(v.log)) {
     try {
       const lines = readFileSync(v.log, 'utf8').split('\n');
@@ -126,6 +144,8 @@ export async function listenCommand(argv: string[], deps: ListenDeps = {}): Prom
       }
       initial = presenceFromEvents(events);
       if (initial.length) log.info({ cards: initial.length }, `continuing ${v.log}: cards on the table`);
+      resume = resumePoints(events).get(bridgeId);
+      if (resume) log.info({}, `continuing ${v.log}: resuming after boot ${resume.boot} seq ${resume.seq}`);
     } catch (e) {
       io.err(`tenace listen: cannot read ${v.log}: ${(e as Error).message}\n`);
       return 66;
@@ -146,6 +166,7 @@ export async function listenCommand(argv: string[], deps: ListenDeps = {}): Prom
     seatMap,
     decks,
     initialPresence: initial,
+    resume,
     heartbeatTimeoutMs: hbTimeout,
     logger: log,
   });
