@@ -49,6 +49,15 @@ function alive(o: Owner): boolean {
   return !(o.start && start && o.start !== start);
 }
 
+/** The journal folder is locked by a live process: a second daemon (or simulate) on the same journal. */
+export class JournalLockedError extends Error {
+  constructor(readonly dir: string, readonly holder: number, readonly lockFile: string) {
+    super(`journal folder ${dir} is in use by process ${holder}${holder === process.pid ? ' (this one: close the other Journal first)' : ''}: `
+      + `stop it first (is the tenace service running? systemctl status tenace), or remove ${lockFile} if that process is not a tenace daemon`);
+    this.name = 'JournalLockedError';
+  }
+}
+
 /** A held lock on a journal folder. */
 export interface JournalLock {
   release(): Promise<void>;
@@ -85,7 +94,7 @@ export async function lockJournalDir(dir: string): Promise<JournalLock> {
       held = undefined;
     }
     if (held && Number.isInteger(held.pid) && alive(held)) {
-      throw new Error(`journal folder ${dir} is in use by process ${held.pid}${held.pid === process.pid ? ' (this one: close the other Journal first)' : ''}: stop it first, or remove ${path} if that process is not a tenace daemon`);
+      throw new JournalLockedError(dir, held.pid, path);
     }
     await unlink(path).catch(() => {});
   }

@@ -26,19 +26,35 @@ export interface WebView {
   close(): Promise<void>;
 }
 
+/** The view's port is taken (EADDRINUSE) or forbidden (EACCES): a sentence naming the setting and the fix. */
+export class WebPortError extends Error {
+  /** Logged as this sentence alone: the stack of a busy port helps nobody. */
+  readonly expected = true;
+  constructor(readonly host: string, readonly port: number, readonly code: string) {
+    super(code === 'EADDRINUSE'
+      ? `http.port: ${host}:${port} is already in use (another tenace, or another web server): stop that program, or set http.port (tenace simulate: --http-port) to a free port; 0 picks one`
+      : `http.port: this user may not listen on ${host}:${port} (${code}): ports below 1024 need privileges, so use a port such as 8080`);
+    this.name = 'WebPortError';
+  }
+}
+
 /** Serve the table view. */
 export async function startWebView(opts: WebViewOptions): Promise<WebView> {
   const mqttBundle = join(dirname(createRequire(import.meta.url).resolve('mqtt/package.json')), 'dist', 'mqtt.min.js');
   const config = JSON.stringify({ club: opts.club, table: opts.table, base: opts.base ?? 'tenace', wsUrl: opts.wsUrl });
   const server = createServer((req, res) => { void serve(req, res, config, mqttBundle); });
+  const host = opts.host ?? '127.0.0.1';
+  const port = opts.port ?? 0;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+    server.once('error', (e: NodeJS.ErrnoException) => {
+      reject(e.code === 'EADDRINUSE' || e.code === 'EACCES' ? new WebPortError(host, port, e.code) : e);
+    });
+    server.listen(port, host, () => resolve());
   });
-  const { address, port } = server.address() as AddressInfo;
+  const bound = server.address() as AddressInfo;
   return {
     server,
-    url: `http://${address.includes(':') ? `[${address}]` : address}:${port}/`,
+    url: `http://${bound.address.includes(':') ? `[${bound.address}]` : bound.address}:${bound.port}/`,
     close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
 }
