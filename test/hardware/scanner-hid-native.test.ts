@@ -6,6 +6,13 @@ import { HidScanner, loadNodeHid } from '../../src/hardware/scanner-hid.js';
 
 const nodeHidLoaded = () => Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes('node-hid'));
 
+/** A node-hid that cannot load is a machine without its system libraries: say which, rather than a bare dlopen error. */
+function failForMissingLibraries(error: string | undefined): void {
+  if (error && /could not be loaded/.test(error)) {
+    throw new Error(`${error}\nnode-hid's prebuilt binding needs the system packages libusb-1.0-0 and libudev1 (README.md, System packages; .ci/run installs them)`);
+  }
+}
+
 describe('HidScanner with node-hid', () => {
   it('loads node-hid only when a HID scanner starts; a missing device is a status, retried with backoff', async () => {
     expect(nodeHidLoaded()).toBe(false);
@@ -13,6 +20,7 @@ describe('HidScanner with node-hid', () => {
     const statuses: { state: string; error?: string; retryInMs?: number }[] = [];
     s.on('status', (st) => statuses.push(st));
     await s.start();
+    failForMissingLibraries(statuses[0]?.error);
     expect(nodeHidLoaded()).toBe(true);
     await new Promise((r) => setTimeout(r, 60));
     await s.stop();
@@ -27,7 +35,10 @@ describe('HidScanner with node-hid', () => {
   });
 
   it('loadNodeHid gives an opener that rejects for a missing path', async () => {
-    const open = await loadNodeHid();
+    const open = await loadNodeHid().catch((e: Error) => {
+      failForMissingLibraries(e.message);
+      throw e;
+    });
     await expect(open({ path: '/dev/hidraw-tenace-none' })).rejects.toThrow(/hidraw-tenace-none/);
   });
 });
