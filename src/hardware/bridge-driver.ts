@@ -2,30 +2,47 @@
 //
 // API (an EventEmitter; every event is listed in `BridgeDriverEvents`):
 //
-//   const d = new BridgeDriver({ path: '/dev/serial/by-id/usb-…-if00', decks, seatMap });
-//   d.on('event', (ev, origin) => journal.append(ev));       // place / lift TableEvents
+//   const d = new BridgeDriver({ path: '/dev/serial/by-id/usb-…-if00', decks, seatMap, resume });
+//   d.on('event', (ev, origin) => journal.append(ev));       // place / lift TableEvents, with `src`
 //   d.on('reader-status', (s) => …);                          // { type: 'reader-status', bridge, reader, status }
 //   d.on('bridge-status', (s) => …);                          // online / offline / disconnected / incompatible …
 //   d.start();  …  await d.stop();
 //
-// What it does (PROTOCOL.md is the contract; section numbers refer to it):
+// What it does (PROTOCOL.md v2 is the contract; section numbers refer to it):
 // - Splits the byte stream with a hard line cap (line-splitter.ts) and decodes every line with the
-//   shared codec (protocol.ts). Bad lines are counted per error code (§8), never thrown.
-// - Tracks device sequence numbers (§4): gaps are counted (and the lines lost), duplicates dropped.
-// - Checks `proto` in `hello`/`identity` (§1, §12). A bridge that speaks another protocol version is
-//   reported (`bridge-status` "incompatible") and not used again until `start()` is called again.
+//   shared codec (protocol.ts). Bad lines are counted per error code (§8), never thrown; dropped
+//   lines (bad, duplicate or stale) are logged once per burst, not once per line.
+// - The order of play is never guessed. The driver follows the device's boot id and `last`, the seq
+//   of the last line it accepted in order. Every place/lift carries `src: {bridge, boot, seq}` (the
+//   arrive/leave line, or the replayed record's original seq). After any doubt — a seq gap, a bad
+//   line, `err overflow`, a reconnect, lines again after silence, or its own restart (`resume`, the
+//   last `src` of this bridge in the journal) — it sends `since <boot> <last>` and HOLDS live
+//   arrive/leave lines until `replayend`: they are inside the replay, which is applied in seq order
+//   (records not after `last` are skipped, so a replay is idempotent, and arrive/leave are
+//   idempotent against J). Then live lines go on.
+// - The snapshot (`present`, §11) is the fallback only: on `nak gone`, on no answer, after a reset,
+//   on a heartbeat count that disagrees, when a deferred reader settles, or with nothing to resume
+//   from. Every place/lift emitted while a snapshot is awaited, and every one the reconciliation
+//   yields (late lifts, then late places), is marked `orderUnknown: true` with the `snapend` seq:
+//   the table did not see when those cards moved, so the engine must not judge their order.
+// - Resets: a `hello`, or an `hb`/`identity` whose boot differs from the one followed (the hello
+//   was lost: the new boot's lines looked stale). After a lost hello it asks `since <newBoot> 0`
+//   and, at once, `present`: the new boot's records begin with the first poll's re-sightings in
+//   reader order, so what they yield is order-unknown too; the snapshot reconciles what the old
+//   boot lost before it reset.
+// - A `hello`/`identity` of another protocol version (v1's have no boot; `announcedProto` reads
+//   them) is reported (`bridge-status` "incompatible", one log line); the stream is not
+//   interpreted, the port stays open and `ident` is re-sent every `incompatibleRetryMs`: the next
+//   valid v2 hello/identity makes the bridge usable again (then `since` recovers what was missed).
 // - Reader status from `hb`, `snapend` and `err reader` → `reader-status` events on change. A bridge
 //   with no valid line for `heartbeatTimeoutMs` (default 3 s = three missed heartbeats, §10) is
-//   offline: its readers are reported "offline", and when lines come back it resynchronises.
-// - Resynchronisation (§11): after every (re)connect and identification, every `hello`, every seq
-//   gap, `err overflow`, broken snapshot, heartbeat count mismatch or on `resync()`, it sends
-//   `present` and reconciles the snapshot with its presence set J. J can be seeded from the journal
-//   (`initialPresence`) so that a daemon restart invents nothing: a card placed meanwhile becomes a
-//   late place, a card gone a lift (only for readers whose status is O), and `arrive`/`leave` are
-//   idempotent against J.
+//   offline: its readers are reported "offline".
+// - J (the (reader, uid) pairs present) can be seeded from the journal (`initialPresence`), so a
+//   daemon restart invents nothing: a journal card seen again is adopted silently.
 // - Lost ports (unplugged: 'close' with a disconnect error, ENOENT/EACCES/EBUSY on open) are
 //   reopened with capped exponential backoff (250 ms doubling to 5 s). Nothing here ever exits the
-//   process or emits 'error'; listener exceptions are caught and counted.
+//   process or emits 'error'; listener exceptions are caught and counted. Buffers are bounded: a
+//   line ≤ 96 bytes, a snapshot ≤ its announced total, a replay ≤ MAX_REPLAY records.
 // - Paths: configure the stable `/dev/serial/by-id/usb-…` (or `/dev/tenace-bridge-<serial>` from
 //   hardware/99-tenace.rules) path. It is opened as given, so a replug that renumbers ttyACM0 →
 //   ttyACM1 still finds the bridge; the symlink is resolved only to log where it points.
@@ -38,18 +55,21 @@ import { realpath } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { SerialPortStream } from '@serialport/stream';
 import type { Seat } from '../cards/seat.js';
-import type { LiftEvent, PlaceEvent } from '../formats/table-log.js';
+import type { EventSource, LiftEvent, PlaceEvent } from '../formats/table-log.js';
 import { DeckSet } from './deck.js';
 import { LineSplitter, type SplitItem } from './line-splitter.js';
 import {
+  announcedProto,
   decodeLine,
   encodeFrame,
+  EVENT_LOG_SIZE,
   type Frame,
   type HostType,
   isDeviceType,
   type LineError,
   nextHostSeq,
   PROTOCOL_VERSION,
+  seqAfter,
   SeqTracker,
 } from './protocol.js';
 import { SeatMap } from './seat-map.js';
@@ -65,6 +85,8 @@ export interface UnknownTagEvent {
   type: 'place' | 'lift';
   seat: Seat;
   tag: string;
+  src?: EventSource;
+  orderUnknown?: true;
   seq?: number;
   at?: string;
 }
@@ -127,9 +149,18 @@ export type PresenceEntry =
   | { bridge?: string; seat: Seat; card: string }
   | { bridge?: string; seat: Seat; tag: string };
 
+/** Where to resume a bridge's ordered stream: its boot id and the seq of the last line journaled. */
+export interface ResumePoint {
+  boot: number;
+  seq: number;
+}
+
 export interface SyncInfo {
   bridge: string;
+  /** `replay`: the missed lines, in order (answer to `since`); `snapshot`: a reconciliation (order unknown). */
+  via: 'replay' | 'snapshot';
   hseq: number;
+  /** Tags in the snapshot, or records in the replay. */
   total: number;
   places: number;
   lifts: number;
@@ -147,6 +178,7 @@ export interface DriverStats {
   unexpected: number;
   gaps: number;
   lost: number;
+  /** Lines dropped as duplicates or stale (seq not after the last one). */
   duplicates: number;
   reconnects: number;
   openFailures: number;
@@ -155,12 +187,31 @@ export interface DriverStats {
   lifts: number;
   latePlaces: number;
   lateLifts: number;
+  /** Places and lifts emitted with `orderUnknown`. */
+  orderUnknown: number;
   redundant: number;
   unmapped: number;
   snapshots: number;
   snapshotsDiscarded: number;
   snapshotTimeouts: number;
   strayTags: number;
+  /** `since` commands sent, replays applied, broken replays thrown away, replays that never came. */
+  sinceRequests: number;
+  replays: number;
+  replaysDiscarded: number;
+  replayTimeouts: number;
+  /** Replayed records already applied (not after `last`): skipped. */
+  replaySkipped: number;
+  /** `rec`/`replay`/`replayend` lines outside a replay the driver waits for. */
+  strayReplayLines: number;
+  /** `since` answered `nak gone` (the device's log no longer covers the gap): snapshot fallback. */
+  gone: number;
+  /** Live arrive/leave lines held (not applied) because a replay that covers them was awaited. */
+  held: number;
+  /** Device resets seen (hello, or a new boot id in hb/identity). */
+  resets: number;
+  /** hello/identity lines of an unsupported protocol version. */
+  foreign: number;
   overflows: number;
   overfull: number;
   hostLineErrors: number;
@@ -194,6 +245,8 @@ export interface BridgeDriverOptions {
   decks?: DeckSet;
   /** J at start, from the journal (daemon restart). */
   initialPresence?: Iterable<PresenceEntry>;
+  /** The last `src` of this bridge in the journal (daemon restart): the replay starts after it. */
+  resume?: ResumePoint;
   /** Shared seat-level reference counts (MultiBridge passes one to all its drivers). */
   seatPresence?: SeatPresence;
   /** No valid line for this long → offline (default 3000 ms). */
@@ -204,8 +257,10 @@ export interface BridgeDriverOptions {
   /** Per-attempt wait for ack/nak (default 500 ms, §6) and attempts per command (default 3). */
   commandTimeoutMs?: number;
   commandAttempts?: number;
-  /** Wait for a snapshot after `present` before asking again (default 3000 ms; the device waits ≤ 2000 ms). */
+  /** Wait for a snapshot or a replay before asking again (default 3000 ms; the device waits ≤ 2000 ms). */
   snapshotTimeoutMs?: number;
+  /** While the bridge speaks another protocol version: re-send `ident` this often (default 3000 ms). */
+  incompatibleRetryMs?: number;
   /** Poll settings sent with `set` after every hello/identification (default: device defaults). */
   settings?: { pollMs: number; misses: number };
   logger?: Logger;
@@ -296,6 +351,21 @@ export function presenceFromEvents(events: Iterable<unknown>): PresenceEntry[] {
   return out;
 }
 
+/**
+ * The resume point of each bridge in a table log: the `src` of the last place/lift from it. Give
+ * it to the driver on restart (`resume`), so that it asks for exactly the lines not journaled.
+ */
+export function resumePoints(events: Iterable<unknown>): Map<string, ResumePoint> {
+  const out = new Map<string, ResumePoint>();
+  for (const raw of events) {
+    const src = (raw as { src?: Partial<EventSource> } | null)?.src;
+    if (typeof src !== 'object' || src === null || typeof src.bridge !== 'string') continue;
+    if (!Number.isInteger(src.boot) || !Number.isInteger(src.seq)) continue;
+    out.set(src.bridge, { boot: src.boot!, seq: src.seq! });
+  }
+  return out;
+}
+
 // ------------------------------------------------------------------ the driver
 
 /** The platform binding of `serialport`, loaded on first use (tests inject MockBinding instead). */
@@ -303,6 +373,12 @@ let defaultBinding: BindingInterface | undefined;
 
 const STATE_CHAR: Record<string, ReaderStatus> = { O: 'ok', W: 'warming', F: 'faulted' };
 const MAX_READERS = 8;
+/** Records accepted in one replay: the device log holds EVENT_LOG_SIZE; more is a broken replay. */
+const MAX_REPLAY = EVENT_LOG_SIZE * 4;
+/** Commands waiting for an answer at most (a silent device must not grow the map). */
+const MAX_PENDING = 64;
+/** A since that got no replay this many times in a row gives way to a snapshot. */
+const SINCE_TRIES = 3;
 
 interface Pending {
   type: HostType;
@@ -315,6 +391,28 @@ interface Snapshot {
   hseq: number;
   total: number;
   tags: Array<{ reader: number; uid: string }>;
+}
+
+interface Replay {
+  hseq: number;
+  count: number;
+  recs: Array<{ oseq: number; kind: 'arrive' | 'leave'; reader: number; uid: string }>;
+}
+
+/**
+ * What the driver is waiting for after a doubt. `since`: a replay from `after` (live arrive/leave
+ * are held); with `thenPresent` a snapshot was asked for at once as well (after a reset), and what
+ * the replay yields is order-unknown. `present`: a snapshot; places/lifts until its end are
+ * order-unknown.
+ */
+type Resync =
+  | { phase: 'since'; epoch: number; boot: number; after: number; thenPresent: boolean; acked: boolean; tries: number }
+  | { phase: 'present'; epoch: number };
+
+/** The device seq of a line and whether its order in the play is known. */
+interface At {
+  seq: number;
+  unknown: boolean;
 }
 
 function newStats(): DriverStats {
@@ -345,12 +443,23 @@ function newStats(): DriverStats {
     lifts: 0,
     latePlaces: 0,
     lateLifts: 0,
+    orderUnknown: 0,
     redundant: 0,
     unmapped: 0,
     snapshots: 0,
     snapshotsDiscarded: 0,
     snapshotTimeouts: 0,
     strayTags: 0,
+    sinceRequests: 0,
+    replays: 0,
+    replaysDiscarded: 0,
+    replayTimeouts: 0,
+    replaySkipped: 0,
+    strayReplayLines: 0,
+    gone: 0,
+    held: 0,
+    resets: 0,
+    foreign: 0,
     overflows: 0,
     overfull: 0,
     hostLineErrors: 0,
@@ -362,7 +471,7 @@ function newStats(): DriverStats {
   };
 }
 
-type RunState = 'idle' | 'opening' | 'open' | 'waiting' | 'stopped' | 'incompatible';
+type RunState = 'idle' | 'opening' | 'open' | 'waiting' | 'stopped';
 
 export interface BridgeDriver {
   on<K extends keyof BridgeDriverEvents>(event: K, listener: (...args: BridgeDriverEvents[K]) => void): this;
@@ -386,6 +495,7 @@ export class BridgeDriver extends EventEmitter {
       | 'commandTimeoutMs'
       | 'commandAttempts'
       | 'snapshotTimeoutMs'
+      | 'incompatibleRetryMs'
       | 'baudRate'
     >
   >;
@@ -399,7 +509,14 @@ export class BridgeDriver extends EventEmitter {
   private run: RunState = 'idle';
   private port?: SerialPortStream;
   private readonly splitter: LineSplitter;
+  /** The stream position (gaps, duplicates); `last` below is how far the play is applied. */
   private readonly seq = new SeqTracker();
+  /** The boot id followed, and the seq of the last line of it accepted in order. */
+  private boot?: number;
+  private last = 0;
+  private recovery?: Resync;
+  private epoch = 0;
+  private replay?: Replay;
   /** J: (reader, uid) present on this bridge, keyed `${reader} ${uid}`. */
   private readonly present = new Map<string, { reader: number; uid: string }>();
   /** Seat-level entries from a journal, not yet matched to a (reader, uid): label → count. */
@@ -407,7 +524,9 @@ export class BridgeDriver extends EventEmitter {
   private readonly readerState: (ReaderStatus | undefined)[] = new Array(MAX_READERS).fill(undefined);
   private readonly readerCode: (string | undefined)[] = new Array(MAX_READERS).fill(undefined);
   private identified = false;
-  private device?: { fw: string; proto: number; readers: number; reset: string; uptimeS?: number };
+  /** The bridge announced another protocol version and has not announced v2 since. */
+  private incompatible = false;
+  private device?: { fw: string; proto: number; readers: number; reset: string; uptimeS?: number; boot?: number };
   private online = false;
   private everOnline = false;
   private lastValidAt = 0;
@@ -418,14 +537,16 @@ export class BridgeDriver extends EventEmitter {
   private presentInFlight = false;
   private synced = false;
   private readonly deferred = new Set<number>();
+  /** Dropped lines not yet logged, by reason (logged once per burst). */
+  private readonly burst = new Map<string, number>();
   private attempt = 0;
   private opens = 0;
   private lastBridgeStatus?: BridgeState;
   private reopenTimer?: NodeJS.Timeout;
   private watchTimer?: NodeJS.Timeout;
   private snapshotTimer?: NodeJS.Timeout;
+  private recoveryTimer?: NodeJS.Timeout;
   private identTimer?: NodeJS.Timeout;
-  private closing?: Promise<void>;
 
   constructor(options: BridgeDriverOptions) {
     super();
@@ -444,8 +565,13 @@ export class BridgeDriver extends EventEmitter {
       commandTimeoutMs: options.commandTimeoutMs ?? 500,
       commandAttempts: options.commandAttempts ?? 3,
       snapshotTimeoutMs: options.snapshotTimeoutMs ?? 3000,
+      incompatibleRetryMs: options.incompatibleRetryMs ?? 3000,
       baudRate: options.baudRate ?? 115200,
     };
+    if (options.resume) {
+      this.boot = options.resume.boot;
+      this.last = options.resume.seq;
+    }
     this.splitter = new LineSplitter((item) => this.onItem(item));
     for (const e of options.initialPresence ?? []) this.seed(e);
   }
@@ -454,7 +580,7 @@ export class BridgeDriver extends EventEmitter {
 
   /** Opens the port (and keeps reopening it when lost) until `stop()`. */
   start(): void {
-    if (this.run !== 'idle' && this.run !== 'stopped' && this.run !== 'incompatible') return;
+    if (this.run !== 'idle' && this.run !== 'stopped') return;
     this.run = 'waiting';
     this.attempt = 0;
     this.setBridgeStatus('connecting');
@@ -469,12 +595,12 @@ export class BridgeDriver extends EventEmitter {
     this.run = 'stopped';
     this.clearTimers();
     this.rejectPending('the driver was stopped');
+    this.endBurst();
     const port = this.port;
     this.port = undefined;
     if (port?.isOpen) {
       await new Promise<void>((res) => port.close(() => res()));
     }
-    if (this.closing) await this.closing;
     if (wasRunning) this.setBridgeStatus('stopped');
   }
 
@@ -484,8 +610,13 @@ export class BridgeDriver extends EventEmitter {
   }
 
   /** The device's hello/identity, once known. */
-  deviceInfo(): { fw: string; proto: number; readers: number; reset: string; uptimeS?: number } | undefined {
+  deviceInfo(): { fw: string; proto: number; readers: number; reset: string; uptimeS?: number; boot?: number } | undefined {
     return this.device ? { ...this.device } : undefined;
+  }
+
+  /** Where the ordered stream stands: the boot followed and the last seq applied in order. */
+  position(): ResumePoint | undefined {
+    return this.boot === undefined ? undefined : { boot: this.boot, seq: this.last };
   }
 
   /** J: the (reader, uid) pairs this driver considers present, plus unmatched journal entries. */
@@ -506,9 +637,9 @@ export class BridgeDriver extends EventEmitter {
     return [...this.readerState];
   }
 
-  /** Ask for a snapshot and reconcile ("whenever in doubt", §11). */
+  /** Ask for a snapshot and reconcile (§11); what it yields is order-unknown. */
   resync(): void {
-    this.requestSnapshot(true);
+    if (this.identified) this.startPresent();
   }
 
   /**
@@ -577,8 +708,7 @@ export class BridgeDriver extends EventEmitter {
     this.splitter.reset();
     this.seq.reset();
     this.identified = false;
-    this.snap = undefined;
-    this.presentInFlight = false;
+    this.endResync();
     this.online = false;
     this.lastValidAt = Date.now();
     this.watchedLines = this.stats.linesOk;
@@ -618,12 +748,12 @@ export class BridgeDriver extends EventEmitter {
     if (port !== this.port) return;
     this.port = undefined;
     this.rejectPending('the port closed');
-    this.clearSnapshotState();
+    this.endResync();
     clearTimeout(this.identTimer);
     this.identified = false;
     const wasOnline = this.online;
     this.online = false;
-    if (this.run === 'stopped' || this.run === 'incompatible') return;
+    if (this.run === 'stopped') return;
     this.run = 'waiting';
     const disconnected = Boolean((err as { disconnected?: boolean } | null)?.disconnected);
     this.log.warn({ bridge: this.bridge, err: err?.message, disconnected }, 'bridge port closed; reopening');
@@ -644,8 +774,9 @@ export class BridgeDriver extends EventEmitter {
     clearTimeout(this.reopenTimer);
     clearInterval(this.watchTimer);
     clearTimeout(this.snapshotTimer);
+    clearTimeout(this.recoveryTimer);
     clearTimeout(this.identTimer);
-    this.reopenTimer = this.watchTimer = this.snapshotTimer = this.identTimer = undefined;
+    this.reopenTimer = this.watchTimer = this.snapshotTimer = this.recoveryTimer = this.identTimer = undefined;
   }
 
   private rejectPending(why: string): void {
@@ -659,6 +790,7 @@ export class BridgeDriver extends EventEmitter {
   // ---------------------------------------------------------------- liveness
 
   private watch(): void {
+    this.endBurst();
     if (this.run !== 'open') return;
     // Liveness from the valid-line counter (no clock read per line).
     const now = Date.now();
@@ -682,7 +814,7 @@ export class BridgeDriver extends EventEmitter {
     // Before identification the status stays "connecting"; identification reports "online".
     if (back && this.identified) {
       this.setBridgeStatus('online', 'valid lines again');
-      this.requestSnapshot(true);
+      this.doubt('valid lines again after silence');
     }
   }
 
@@ -738,31 +870,51 @@ export class BridgeDriver extends EventEmitter {
     }
     const r = decodeLine(item);
     if (!r.ok) {
-      if (r.error === 'empty') this.stats.emptyLines++;
-      else this.bad(r.error, item);
+      if (r.error === 'empty') {
+        this.stats.emptyLines++;
+        return;
+      }
+      // A good checksum on a hello/identity of another version (v1 has no boot): say which.
+      const proto = r.error === 'missing-field' || r.error === 'extra-field' || r.error === 'bad-field' ? announcedProto(item) : undefined;
+      if (proto !== undefined && proto !== PROTOCOL_VERSION) {
+        this.stats.linesOk++;
+        this.onForeign(proto, item.split(' ')[2] ?? '?');
+        return;
+      }
+      this.bad(r.error, item);
       return;
     }
     const f = r.frame;
     if (!isDeviceType(f.type)) {
       this.stats.unexpected++;
+      this.drop('host type');
       return;
     }
     this.stats.linesOk++;
     if (!this.online && this.run === 'open') this.goOnline();
-    const v = this.seq.accept(f.seq, f.type === 'hello');
-    if (v.verdict === 'duplicate') {
-      this.stats.duplicates++;
+    const t = f.type;
+    if ((t === 'hello' || t === 'identity') && f.proto !== PROTOCOL_VERSION) {
+      // Not fed to the seq tracker: a foreign line tells nothing about this device's stream.
+      this.onForeign(f.proto as number, f.fw as string);
       return;
     }
-    if (v.verdict === 'gap') {
+    // A boot id other than the one followed: the device has reset and its hello was lost. Its lines
+    // are judged from here as a new stream, not as stale lines of the old one.
+    const rebooted = (t === 'hb' || t === 'identity') && this.identified && this.boot !== undefined && f.boot !== this.boot;
+    if (rebooted) this.seq.reset();
+    const v = this.seq.accept(f.seq, t === 'hello');
+    if (v.verdict === 'duplicate') {
+      this.stats.duplicates++;
+      this.drop('duplicate or stale');
+      return;
+    }
+    this.endBurst();
+    if (rebooted) this.newBoot(f.boot as number, false);
+    else if (v.verdict === 'gap') {
       this.stats.gaps++;
       this.stats.lost += v.lost;
-      if (this.snap) this.discardSnapshot('a gap inside the snapshot');
-      // Lines were lost: ask for a snapshot, unless this line starts one (it is positioned after
-      // the gap). Ask even when a present is outstanding: the lost line may have been its `snap`,
-      // and the device answers several presents with one snapshot (§11).
-      if (f.type !== 'snap') this.requestSnapshot(true);
-    }
+      this.onGap(t);
+    } else if (v.verdict === 'in-order' && this.identified && !this.recovery) this.last = f.seq;
     if (this.listenerCount('frame') > 0) this.safeEmit('frame', f);
     this.dispatch(f);
   }
@@ -770,27 +922,59 @@ export class BridgeDriver extends EventEmitter {
   private bad(error: Exclude<LineError, 'empty'>, line: string): void {
     this.stats.bad[error]++;
     this.stats.badTotal++;
+    this.drop(error);
     if (this.listenerCount('line-error') > 0) this.safeEmit('line-error', error, line);
+    // The damaged line may have been an arrive/leave, or a line of a replay or snapshot.
+    this.doubt(`a damaged line (${error})`);
+  }
+
+  /** Counts a dropped line into the current burst (logged once when the burst ends). */
+  private drop(why: string): void {
+    this.burst.set(why, (this.burst.get(why) ?? 0) + 1);
+  }
+
+  private endBurst(): void {
+    if (this.burst.size === 0) return;
+    let n = 0;
+    for (const c of this.burst.values()) n += c;
+    this.log.warn({ bridge: this.bridge, lines: n, ...Object.fromEntries(this.burst) }, `dropped ${n} line${n === 1 ? '' : 's'}`);
+    this.burst.clear();
+  }
+
+  /** A seq gap at a line of type `t`: lines were lost before it. */
+  private onGap(t: string): void {
+    if (this.snap) this.discardSnapshot('a gap inside the snapshot');
+    if (this.replay) this.discardReplay('a gap inside the replay');
+    // A snapshot or replay that starts here is positioned after the gap: it covers the lost lines.
+    const rs = this.recovery;
+    if (t === 'snap' && rs && (rs.phase === 'present' || rs.thenPresent)) return;
+    if (t === 'replay' && rs?.phase === 'since') return;
+    this.doubt(`a seq gap before a ${t} line`);
   }
 
   private dispatch(f: Frame): void {
     const t = f.type;
     if (!this.identified && t !== 'hello' && t !== 'identity' && t !== 'ack' && t !== 'nak') {
-      // §1/§12: do not interpret the stream before the protocol version is known.
+      // §1/§12: do not interpret the stream before the protocol version is known. A resync after
+      // the identification covers what is skipped here.
       this.stats.ignoredBeforeIdent++;
       return;
     }
     if (this.snap && t !== 'tag' && t !== 'snapend') {
       // §11: a snapshot's lines are consecutive; anything else inside breaks it.
       this.discardSnapshot(`a ${t} line inside the snapshot`);
-      if (t !== 'hello') this.requestSnapshot(false);
+      if (t !== 'hello' && this.recovery) this.requestSnapshot(true);
+    }
+    if (this.replay && t !== 'rec' && t !== 'replayend') {
+      this.discardReplay(`a ${t} line inside the replay`);
+      if (t !== 'hello') this.resendSince();
     }
     switch (t) {
       case 'hello':
-        this.onHello(f as Frame & { fw: string; proto: number; readers: number; reset: string });
+        this.onHello(f as Frame & { fw: string; proto: number; readers: number; reset: string; boot: number });
         return;
       case 'identity':
-        this.onIdentity(f as Frame & { fw: string; proto: number; readers: number; reset: string; uptimeS: number });
+        this.onIdentity(f as Frame & { fw: string; proto: number; readers: number; reset: string; uptimeS: number; boot: number });
         return;
       case 'cfg':
         return;
@@ -799,13 +983,24 @@ export class BridgeDriver extends EventEmitter {
         return;
       case 'arrive':
       case 'leave':
-        this.applyOne(t, f.reader as number, f.uid as string, false);
+        if (this.recovery?.phase === 'since') {
+          this.stats.held++; // inside the replay to come, which applies it in order
+          return;
+        }
+        this.applyOne(t, f.reader as number, f.uid as string, false, { seq: f.seq, unknown: this.recovery !== undefined });
         return;
-      case 'snap':
+      case 'snap': {
         this.presentInFlight = false;
         clearTimeout(this.snapshotTimer);
+        const rs = this.recovery;
+        if (rs?.phase === 'since' && !rs.thenPresent) {
+          // J is behind the stream while a replay is awaited: a snapshot now would mix the two.
+          this.stats.snapshotsDiscarded++;
+          return;
+        }
         this.snap = { hseq: f.hseq as number, total: f.total as number, tags: [] };
         return;
+      }
       case 'tag':
         if (!this.snap) {
           this.stats.strayTags++;
@@ -819,12 +1014,33 @@ export class BridgeDriver extends EventEmitter {
         return;
       case 'snapend':
         if (!this.snap) {
-          // The end of a snapshot whose start we did not see: ask again.
+          // The end of a snapshot whose start we did not see (or did not want).
           this.stats.strayTags++;
-          this.requestSnapshot(true);
+          if (this.recovery?.phase === 'present') this.requestSnapshot(true);
           return;
         }
-        this.finishSnapshot(f.hseq as number, f.total as number, f.status as string);
+        this.finishSnapshot(f.seq, f.hseq as number, f.total as number, f.status as string);
+        return;
+      case 'replay':
+        this.onReplayStart(f.hseq as number, f.count as number);
+        return;
+      case 'rec':
+        if (!this.replay) {
+          this.stats.strayReplayLines++;
+          return;
+        }
+        this.replay.recs.push({ oseq: f.oseq as number, kind: f.kind as 'arrive' | 'leave', reader: f.reader as number, uid: f.uid as string });
+        if (this.replay.recs.length > this.replay.count) {
+          this.discardReplay('more records than announced');
+          this.resendSince();
+        }
+        return;
+      case 'replayend':
+        if (!this.replay) {
+          this.stats.strayReplayLines++;
+          return;
+        }
+        this.finishReplay(f.seq, f.hseq as number, f.count as number);
         return;
       case 'err':
         this.onErr(f);
@@ -843,63 +1059,104 @@ export class BridgeDriver extends EventEmitter {
     }
   }
 
-  private checkProto(proto: number, fw: string): boolean {
-    if (proto === PROTOCOL_VERSION) return true;
-    this.run = 'incompatible';
+  // ---------------------------------------------------------------- identification and resets
+
+  /** A hello/identity of a protocol this driver does not implement: report it, keep listening. */
+  private onForeign(proto: number, fw: string): void {
+    this.stats.foreign++;
+    if (this.identified) this.readersOffline();
     this.identified = false;
-    this.clearTimers();
-    this.rejectPending('incompatible protocol');
-    const detail = `the bridge speaks protocol ${proto} (firmware ${fw}); this daemon implements ${PROTOCOL_VERSION}. Not using it.`;
-    this.log.error({ bridge: this.bridge, proto, fw }, detail);
-    this.readersOffline();
-    this.setBridgeStatus('incompatible', detail);
-    const port = this.port;
-    this.port = undefined;
-    if (port?.isOpen) this.closing = new Promise<void>((res) => port.close(() => res()));
-    return false;
+    this.endResync();
+    clearTimeout(this.identTimer);
+    if (!this.incompatible) {
+      this.incompatible = true;
+      const detail = `the bridge speaks protocol ${proto} (firmware ${fw}); this daemon implements ${PROTOCOL_VERSION}. Its lines are ignored until it announces protocol ${PROTOCOL_VERSION}.`;
+      this.log.error({ bridge: this.bridge, proto, fw }, detail);
+      this.setBridgeStatus('incompatible', detail);
+    }
+    // A stray foreign line must not cost seconds of play: ask at once, then every few seconds.
+    this.identify(this.opts.commandTimeoutMs);
   }
 
-  private onHello(f: { fw: string; proto: number; readers: number; reset: string }): void {
-    this.device = { fw: f.fw, proto: f.proto, readers: f.readers, reset: f.reset };
-    if (!this.checkProto(f.proto, f.fw)) return;
-    this.log.info({ bridge: this.bridge, fw: f.fw, readers: f.readers, reset: f.reset }, 'bridge hello (device reset)');
+  /** The bridge speaks our protocol (again); true when it was reported incompatible. */
+  private compatibleAgain(): void {
+    if (!this.incompatible) return;
+    this.incompatible = false;
+    this.log.info({ bridge: this.bridge }, `the bridge announces protocol ${PROTOCOL_VERSION} again`);
+  }
+
+  private onHello(f: { fw: string; proto: number; readers: number; reset: string; boot: number }): void {
+    this.device = { fw: f.fw, proto: f.proto, readers: f.readers, reset: f.reset, boot: f.boot };
+    this.compatibleAgain();
+    this.log.info({ bridge: this.bridge, fw: f.fw, readers: f.readers, reset: f.reset, boot: f.boot }, 'bridge hello (device reset)');
     clearTimeout(this.identTimer);
     this.identified = true;
     this.setBridgeStatus('online', `reset: ${f.reset}`);
-    this.afterIdentified(true);
+    this.sendSettings();
+    this.newBoot(f.boot, true);
   }
 
-  private onIdentity(f: { fw: string; proto: number; readers: number; reset: string; uptimeS: number }): void {
-    const prevUptime = this.device?.uptimeS;
-    this.device = { fw: f.fw, proto: f.proto, readers: f.readers, reset: f.reset, uptimeS: f.uptimeS };
-    if (!this.checkProto(f.proto, f.fw)) return;
+  private onIdentity(f: { fw: string; proto: number; readers: number; reset: string; uptimeS: number; boot: number }): void {
+    this.device = { fw: f.fw, proto: f.proto, readers: f.readers, reset: f.reset, uptimeS: f.uptimeS, boot: f.boot };
+    this.compatibleAgain();
     clearTimeout(this.identTimer);
-    const wasIdentified = this.identified;
+    // Identified already: a new boot was handled in onItem.
+    if (this.identified) return;
     this.identified = true;
-    if (!wasIdentified) {
-      this.log.info({ bridge: this.bridge, fw: f.fw, readers: f.readers, uptimeS: f.uptimeS }, 'bridge identified');
-      this.setBridgeStatus('online', `firmware ${f.fw}, ${f.readers} readers`);
-      this.afterIdentified(true);
-    } else if (prevUptime !== undefined && f.uptimeS < prevUptime) {
-      this.requestSnapshot(true);
+    this.log.info({ bridge: this.bridge, fw: f.fw, readers: f.readers, uptimeS: f.uptimeS, boot: f.boot }, 'bridge identified');
+    this.setBridgeStatus('online', `firmware ${f.fw}, ${f.readers} readers`);
+    this.sendSettings();
+    if (this.boot === undefined) {
+      // Nothing to resume from: the snapshot says what lies on the table.
+      this.boot = f.boot;
+      this.last = 0;
+      this.startPresent();
+    } else if (f.boot === this.boot) {
+      // Reconnected, re-identified or restarted: ask for what was missed, in order.
+      this.startSince(this.boot, this.last, false);
+    } else {
+      this.newBoot(f.boot, false);
     }
   }
 
-  private afterIdentified(force: boolean): void {
-    if (this.settings) {
-      this.command('set', { pollMs: this.settings.pollMs, misses: this.settings.misses }).catch((e: Error) =>
-        this.log.warn({ bridge: this.bridge, err: e.message }, 'set failed'),
-      );
+  /**
+   * The device runs a new boot. With its hello seen, every line since is here: a snapshot
+   * reconciles what the old boot lost. Without it (lost), the new boot's lines may have been
+   * dropped as stale: replay them from 0 and take a snapshot right behind.
+   */
+  private newBoot(boot: number, helloSeen: boolean): void {
+    const prev = this.boot;
+    this.boot = boot;
+    this.last = 0;
+    this.stats.resets++;
+    if (prev !== undefined && prev !== boot) {
+      this.log.warn({ bridge: this.bridge, from: prev, to: boot, hello: helloSeen },
+        helloSeen ? 'the bridge restarted' : 'the bridge restarted; its hello was lost (new boot id)');
     }
-    this.requestSnapshot(force);
+    this.endResync();
+    if (helloSeen) this.startPresent();
+    else this.startSince(boot, 0, true);
   }
 
-  private identify(): void {
-    if (this.run !== 'open' || this.identified) return;
-    this.command('ident').catch(() => undefined);
+  private sendSettings(): void {
+    if (!this.settings) return;
+    this.command('set', { pollMs: this.settings.pollMs, misses: this.settings.misses }).catch((e: Error) =>
+      this.log.warn({ bridge: this.bridge, err: e.message }, 'set failed'),
+    );
+  }
+
+  /** Sends `ident` until a valid identity comes; `firstMs`: delay of the first one. */
+  private identify(firstMs = 0): void {
     clearTimeout(this.identTimer);
-    const wait = this.opts.commandTimeoutMs * (this.opts.commandAttempts + 1);
-    this.identTimer = setTimeout(() => this.identify(), wait);
+    if (this.run !== 'open' || this.identified) return;
+    const again = () => this.identify();
+    if (firstMs > 0) {
+      this.identTimer = setTimeout(again, firstMs);
+      return;
+    }
+    this.command('ident').catch(() => undefined);
+    const wait = this.incompatible ? this.opts.incompatibleRetryMs : this.opts.commandTimeoutMs * (this.opts.commandAttempts + 1);
+    this.identTimer = setTimeout(again, wait);
   }
 
   private onHeartbeat(status: string, tags: number[]): void {
@@ -910,19 +1167,21 @@ export class BridgeDriver extends EventEmitter {
       this.setReader(r, st, code);
       if (st === 'ok' && this.deferred.has(r)) wake = true;
     }
+    if (this.recovery) return;
     if (wake) {
-      this.requestSnapshot(false);
+      this.startPresent();
       return;
     }
-    // Doubt: the device's count for a settled reader differs from J. Ask again (cheap, §11).
-    if (this.synced && this.identified && !this.snap && !this.presentInFlight && this.pendingSeat.size === 0) {
+    // Doubt: the device's count for a settled reader differs from J, with the stream in order.
+    // No replay can explain that: ask for a snapshot (§11).
+    if (this.synced && this.pendingSeat.size === 0 && !this.presentInFlight) {
       const counts = new Array<number>(status.length).fill(0);
       for (const p of this.present.values()) if (p.reader < counts.length) counts[p.reader]++;
       for (let r = 0; r < status.length; r++) {
         if (status[r] === 'O' && counts[r] !== tags[r]) {
           this.stats.doubts++;
           this.log.info({ bridge: this.bridge, reader: r, device: tags[r], host: counts[r] }, 'tag count differs; resynchronising');
-          this.requestSnapshot(false);
+          this.startPresent();
           return;
         }
       }
@@ -946,7 +1205,7 @@ export class BridgeDriver extends EventEmitter {
       case 'overflow':
         this.stats.overflows++;
         this.log.warn({ bridge: this.bridge, dropped: f.dropped }, 'the bridge dropped lines (overflow)');
-        this.requestSnapshot(false);
+        this.doubt('err overflow');
         return;
       case 'line':
         this.stats.hostLineErrors++;
@@ -969,6 +1228,10 @@ export class BridgeDriver extends EventEmitter {
         reject(new CommandError(`${type}: the port is not open`, 'closed'));
         return;
       }
+      if (this.pending.size >= MAX_PENDING) {
+        reject(new CommandError(`${type}: ${MAX_PENDING} commands are already waiting for an answer`, 'closed'));
+        return;
+      }
       const h = this.nextHseq();
       let line: string;
       try {
@@ -989,11 +1252,153 @@ export class BridgeDriver extends EventEmitter {
 
   // ---------------------------------------------------------------- resynchronisation
 
+  /** Something may have been missed: get it back in order (or, failing that, reconcile). */
+  private doubt(why: string): void {
+    if (this.run !== 'open' || !this.identified) return; // the identification will resynchronise
+    const rs = this.recovery;
+    if (!rs) {
+      this.log.debug({ bridge: this.bridge, why, boot: this.boot, last: this.last }, 'doubt: asking for a replay');
+      if (this.boot === undefined) this.startPresent();
+      else this.startSince(this.boot, this.last, false);
+      return;
+    }
+    if (rs.phase === 'since') {
+      // The replay to come covers everything before it; but once the since was acked, the replay
+      // has started, so what was lost may be its first line.
+      if (rs.acked) this.resendSince();
+      return;
+    }
+    // Waiting for a snapshot: it covers the loss, unless the lost line was its `snap` (then the
+    // stray `snapend` asks again).
+    this.requestSnapshot(false);
+  }
+
+  private startSince(boot: number, after: number, thenPresent: boolean, tries = 0): void {
+    clearTimeout(this.recoveryTimer);
+    if (this.run !== 'open') return; // fed by receive(): nobody to ask
+    const epoch = ++this.epoch;
+    this.recovery = { phase: 'since', epoch, boot, after, thenPresent, acked: false, tries };
+    this.replay = undefined;
+    this.stats.sinceRequests++;
+    this.command('since', { boot, after }).then(
+      () => {
+        if (this.recovery?.epoch === epoch && this.recovery.phase === 'since') this.recovery.acked = true;
+      },
+      (e: Error) => {
+        if (this.recovery?.epoch !== epoch) return;
+        const gone = e instanceof CommandError && e.nak === 'gone';
+        if (gone) this.stats.gone++;
+        this.log[gone ? 'info' : 'warn']({ bridge: this.bridge, boot, after, err: e.message },
+          gone ? 'the bridge no longer holds the lines missed: reconciling a snapshot (order unknown)' : 'since failed: reconciling a snapshot (order unknown)');
+        this.startPresent();
+      },
+    );
+    // After a reset the snapshot goes right behind the replay, so that no play comes between them.
+    if (thenPresent) this.requestSnapshot(true);
+    this.recoveryTimer = setTimeout(() => {
+      if (this.recovery?.epoch !== epoch) return;
+      this.stats.replayTimeouts++;
+      this.resendSince();
+    }, this.opts.snapshotTimeoutMs);
+  }
+
+  /** Ask the same since again (a broken or missing replay); after SINCE_TRIES, fall back. */
+  private resendSince(): void {
+    const rs = this.recovery;
+    if (rs?.phase !== 'since') return;
+    if (rs.tries + 1 >= SINCE_TRIES) {
+      this.log.warn({ bridge: this.bridge, boot: rs.boot, after: rs.after }, 'no whole replay came: reconciling a snapshot (order unknown)');
+      this.startPresent();
+      return;
+    }
+    this.startSince(rs.boot, rs.after, rs.thenPresent, rs.tries + 1);
+  }
+
+  private startPresent(): void {
+    clearTimeout(this.recoveryTimer);
+    if (this.run !== 'open') return;
+    this.recovery = { phase: 'present', epoch: ++this.epoch };
+    this.replay = undefined;
+    this.requestSnapshot(false);
+  }
+
+  /** Forget any resynchronisation in progress (port closed, new boot, foreign hello). */
+  private endResync(): void {
+    this.recovery = undefined;
+    this.replay = undefined;
+    this.snap = undefined;
+    this.presentInFlight = false;
+    this.epoch++;
+    clearTimeout(this.recoveryTimer);
+    clearTimeout(this.snapshotTimer);
+  }
+
+  private onReplayStart(hseq: number, count: number): void {
+    // The replay line answers its since even when the ack was lost.
+    const p = this.pending.get(hseq);
+    if (p?.type === 'since') {
+      clearTimeout(p.timer);
+      this.pending.delete(hseq);
+      p.resolve({ seq: 0, type: 'ack', hseq, cmd: 'since' });
+    }
+    const rs = this.recovery;
+    if (rs?.phase !== 'since') {
+      this.stats.strayReplayLines++; // an answer to a since already served
+      return;
+    }
+    rs.acked = true;
+    if (count > MAX_REPLAY) {
+      this.log.warn({ bridge: this.bridge, count }, 'a replay longer than any device log: reconciling a snapshot instead');
+      this.startPresent();
+      return;
+    }
+    this.replay = { hseq, count, recs: [] };
+  }
+
+  private discardReplay(why: string): void {
+    this.replay = undefined;
+    this.stats.replaysDiscarded++;
+    this.log.debug({ bridge: this.bridge, why }, 'replay discarded');
+  }
+
+  private finishReplay(endSeq: number, hseq: number, count: number): void {
+    const rp = this.replay!;
+    this.replay = undefined;
+    const rs = this.recovery as Extract<Resync, { phase: 'since' }>;
+    if (hseq !== rp.hseq || count !== rp.count || rp.recs.length !== rp.count) {
+      this.discardReplay(`announced ${rp.count} records, got ${rp.recs.length}, end says ${count}`);
+      this.resendSince();
+      return;
+    }
+    this.stats.replays++;
+    clearTimeout(this.recoveryTimer);
+    const p0 = this.stats.places;
+    const l0 = this.stats.lifts;
+    // Records already applied (not after `last`) are skipped: a second replay changes nothing.
+    for (const rec of rp.recs) {
+      if (!seqAfter(rec.oseq, this.last)) {
+        this.stats.replaySkipped++;
+        continue;
+      }
+      this.last = rec.oseq;
+      this.applyOne(rec.kind, rec.reader, rec.uid, false, { seq: rec.oseq, unknown: rs.thenPresent });
+    }
+    this.last = endSeq;
+    this.synced = true;
+    const places = this.stats.places - p0;
+    const lifts = this.stats.lifts - l0;
+    this.log[places + lifts > 0 ? 'info' : 'debug']({ bridge: this.bridge, boot: rs.boot, after: rs.after, records: count, places, lifts }, 'replay applied');
+    if (rs.thenPresent) {
+      // The snapshot asked for with the since is on its way.
+      this.recovery = { phase: 'present', epoch: ++this.epoch };
+    } else this.recovery = undefined;
+    this.safeEmit('synced', { bridge: this.bridge, via: 'replay', hseq, total: count, places, lifts, deferred: [] });
+  }
+
   private requestSnapshot(force: boolean): void {
     if (this.run !== 'open' || !this.identified) return;
     if (this.presentInFlight && !force) return;
     this.presentInFlight = true;
-    this.deferred.clear();
     this.command('present').catch((e: Error) => this.log.debug({ bridge: this.bridge, err: e.message }, 'present failed'));
     clearTimeout(this.snapshotTimer);
     this.snapshotTimer = setTimeout(() => {
@@ -1010,13 +1415,7 @@ export class BridgeDriver extends EventEmitter {
     this.log.debug({ bridge: this.bridge, why }, 'snapshot discarded');
   }
 
-  private clearSnapshotState(): void {
-    this.snap = undefined;
-    this.presentInFlight = false;
-    clearTimeout(this.snapshotTimer);
-  }
-
-  private finishSnapshot(hseq: number, total: number, status: string): void {
+  private finishSnapshot(endSeq: number, hseq: number, total: number, status: string): void {
     const s = this.snap!;
     this.snap = undefined;
     if (total !== s.total || s.tags.length !== s.total) {
@@ -1056,16 +1455,23 @@ export class BridgeDriver extends EventEmitter {
         for (const r of readers) deferred.add(r);
       }
     }
-    // Lifts first (they happened earlier, as in a poll), then the late places.
-    for (const b of batch.lifts) this.emitSeat('lift', b.seat, b.reader, b.uid, true);
-    for (const l of labelLifts) this.emitLabelLift(l.seat, l.label, l.reader);
-    for (const b of batch.places) this.emitSeat('place', b.seat, b.reader, b.uid, true);
+    // When these cards moved is not known: every event is marked so, with the snapshot's position.
+    // Lifts first (as in a poll), then the late places.
+    const at: At = { seq: endSeq, unknown: true };
+    for (const b of batch.lifts) this.emitSeat('lift', b.seat, b.reader, b.uid, true, at);
+    for (const l of labelLifts) this.emitLabelLift(l.seat, l.label, l.reader, at);
+    for (const b of batch.places) this.emitSeat('place', b.seat, b.reader, b.uid, true, at);
     const places = batch.places.length;
     const lifts = batch.lifts.length + labelLifts.length;
+    this.deferred.clear();
     for (const r of deferred) this.deferred.add(r);
     this.synced = true;
-    this.log[places + lifts > 0 ? 'info' : 'debug']({ bridge: this.bridge, total, places, lifts, deferred: [...deferred] }, 'snapshot reconciled');
-    this.safeEmit('synced', { bridge: this.bridge, hseq, total, places, lifts, deferred: [...deferred].sort() });
+    // The snapshot covers every line before it: the ordered stream resumes after its end.
+    this.last = endSeq;
+    if (this.recovery && this.recovery.phase === 'present') this.recovery = undefined;
+    else if (this.recovery?.phase === 'since' && this.recovery.thenPresent) this.endResync();
+    this.log[places + lifts > 0 ? 'info' : 'debug']({ bridge: this.bridge, total, places, lifts, deferred: [...deferred] }, 'snapshot reconciled (order unknown)');
+    this.safeEmit('synced', { bridge: this.bridge, via: 'snapshot', hseq, total, places, lifts, deferred: [...deferred].sort() });
   }
 
   // ---------------------------------------------------------------- presence → events
@@ -1102,8 +1508,8 @@ export class BridgeDriver extends EventEmitter {
     return true;
   }
 
-  /** A live arrive/leave: the hot path. */
-  private applyOne(kind: 'arrive' | 'leave', reader: number, uid: string, late: boolean): void {
+  /** An arrive/leave in stream order (live or replayed): the hot path. */
+  private applyOne(kind: 'arrive' | 'leave', reader: number, uid: string, late: boolean, at: At): void {
     const k = `${reader} ${uid}`;
     const seat = this.seatMap.seatOf(this.bridge, reader);
     if (kind === 'arrive') {
@@ -1118,14 +1524,14 @@ export class BridgeDriver extends EventEmitter {
         return;
       }
       const first = this.seats.add(seat, uid);
-      if (first && !this.takePending(seat, uid)) this.emitSeat('place', seat, reader, uid, late);
+      if (first && !this.takePending(seat, uid)) this.emitSeat('place', seat, reader, uid, late, at);
     } else {
       const p = this.present.get(k);
       if (!p) {
         // Not in J. If the journal says this card lies at this seat, the leave is real (§11).
         if (seat && this.takePending(seat, uid) && !this.seats.has(seat, uid)) {
           if (this.listenerCount('presence') > 0) this.safeEmit('presence', { kind, bridge: this.bridge, reader, uid, late });
-          this.emitSeat('lift', seat, reader, uid, late);
+          this.emitSeat('lift', seat, reader, uid, late, at);
         } else this.stats.redundant++;
         return;
       }
@@ -1135,7 +1541,7 @@ export class BridgeDriver extends EventEmitter {
         this.stats.unmapped++;
         return;
       }
-      if (this.seats.remove(seat, uid)) this.emitSeat('lift', seat, reader, uid, late);
+      if (this.seats.remove(seat, uid)) this.emitSeat('lift', seat, reader, uid, late, at);
     }
   }
 
@@ -1175,7 +1581,17 @@ export class BridgeDriver extends EventEmitter {
     return { places, lifts };
   }
 
-  private emitSeat(type: 'place' | 'lift', seat: Seat, reader: number, uid: string, late: boolean): void {
+  /** The TableEvent fields that say where an event came from, and whether its order is known. */
+  private source(ev: SeatEvent, at: At): SeatEvent {
+    ev.src = { bridge: this.bridge, boot: this.boot ?? 0, seq: at.seq };
+    if (at.unknown) {
+      ev.orderUnknown = true;
+      this.stats.orderUnknown++;
+    }
+    return ev;
+  }
+
+  private emitSeat(type: 'place' | 'lift', seat: Seat, reader: number, uid: string, late: boolean, at: At): void {
     const entry = this.decks.lookup(uid);
     const ev: SeatEvent = entry
       ? (type === 'place' ? { type, seat, card: entry.card } : { type, seat, card: entry.card })
@@ -1190,15 +1606,15 @@ export class BridgeDriver extends EventEmitter {
       this.stats.lifts++;
       if (late) this.stats.lateLifts++;
     }
-    this.safeEmit('event', ev, origin);
+    this.safeEmit('event', this.source(ev, at), origin);
   }
 
-  private emitLabelLift(seat: Seat, label: string, reader: number): void {
+  private emitLabelLift(seat: Seat, label: string, reader: number, at: At): void {
     const rest = label.slice(2);
     const ev: SeatEvent = rest.startsWith('card:') ? { type: 'lift', seat, card: rest.slice(5) } : { type: 'lift', seat, tag: rest.slice(4) };
     this.stats.lifts++;
     this.stats.lateLifts++;
-    this.safeEmit('event', ev, { bridge: this.bridge, reader, uid: rest.startsWith('tag:') ? rest.slice(4) : '', late: true });
+    this.safeEmit('event', this.source(ev, at), { bridge: this.bridge, reader, uid: rest.startsWith('tag:') ? rest.slice(4) : '', late: true });
   }
 }
 
@@ -1211,6 +1627,8 @@ export interface MultiBridgeOptions {
   decks?: DeckSet;
   /** From the journal; exact entries should carry `bridge`. */
   initialPresence?: PresenceEntry[];
+  /** From the journal (`resumePoints`): each bridge's last journaled `src`, unless its entry sets `resume`. */
+  resume?: ReadonlyMap<string, ResumePoint>;
   logger?: Logger;
 }
 
@@ -1247,6 +1665,7 @@ export class MultiBridge extends EventEmitter {
         logger: b.logger ?? opts.logger,
         seatPresence: shared,
         initialPresence: mine.map((e) => ({ ...e, bridge: id })),
+        resume: b.resume ?? opts.resume?.get(id),
       });
     });
     for (const d of this.drivers) {

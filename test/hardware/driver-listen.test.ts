@@ -8,29 +8,33 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type * as BindingMock from '@serialport/binding-mock' with { 'resolution-mode': 'require' };
 import { listenCommand } from '../../src/cli/listen.js';
 import { virtualDeck, writeDeckFile } from '../../src/hardware/deck.js';
-import { decodeLine, encodeFrame, type Frame } from '../../src/hardware/protocol.js';
+import { decodeLine, encodeFrame, type Frame, seqAfter } from '../../src/hardware/protocol.js';
 import { parseTableLog } from '../../src/formats/table-log.js';
 
 const { MockBinding } = createRequire(import.meta.url)('@serialport/binding-mock') as typeof BindingMock;
 
-/** A device that answers ident and present from `tags`, behind MockBinding. */
+/** A v2 device that answers ident, present (from `tags`) and since (from its event log), behind MockBinding. */
 function device(path: string) {
   MockBinding.createPort(path, { echo: false, record: false });
   const dev = {
     seq: 0,
+    boot: 77,
     tags: [[], [], [], []] as string[][],
+    log: [] as Array<{ seq: number; kind: 'arrive' | 'leave'; reader: number; uid: string }>,
     port: undefined as BindingMock.MockPortBinding | undefined,
     send(f: Omit<Frame, 'seq'>) {
       dev.seq = dev.seq >= 65535 ? 1 : dev.seq + 1;
-      dev.port?.emitData(`${encodeFrame({ ...f, seq: dev.seq } as Frame)}\n`);
+      if (dev.port?.isOpen) dev.port.emitData(`${encodeFrame({ ...f, seq: dev.seq } as Frame)}\n`);
     },
     arrive(r: number, u: string) {
       dev.tags[r].push(u);
       dev.send({ type: 'arrive', reader: r, uid: u });
+      dev.log.push({ seq: dev.seq, kind: 'arrive', reader: r, uid: u });
     },
     leave(r: number, u: string) {
       dev.tags[r] = dev.tags[r].filter((x) => x !== u);
       dev.send({ type: 'leave', reader: r, uid: u });
+      dev.log.push({ seq: dev.seq, kind: 'leave', reader: r, uid: u });
     },
     binding: {
       ...MockBinding,
@@ -45,8 +49,17 @@ function device(path: string) {
             if (!r.ok) continue;
             const h = r.frame.seq;
             setImmediate(() => {
+              if (r.frame.type === 'since') {
+                if (r.frame.boot !== dev.boot) return dev.send({ type: 'nak', hseq: h, code: 'gone' });
+                const recs = dev.log.filter((e) => seqAfter(e.seq, r.frame.after as number));
+                dev.send({ type: 'ack', hseq: h, cmd: 'since' });
+                dev.send({ type: 'replay', hseq: h, count: recs.length });
+                for (const e of recs) dev.send({ type: 'rec', oseq: e.seq, kind: e.kind, reader: e.reader, uid: e.uid });
+                dev.send({ type: 'replayend', hseq: h, count: recs.length });
+                return;
+              }
               dev.send({ type: 'ack', hseq: h, cmd: r.frame.type });
-              if (r.frame.type === 'ident') dev.send({ type: 'identity', fw: '1.0.0', proto: 1, readers: 4, reset: 'power', uptimeS: 3 });
+              if (r.frame.type === 'ident') dev.send({ type: 'identity', fw: '2.0.0', proto: 2, readers: 4, reset: 'power', uptimeS: 3, boot: dev.boot });
               if (r.frame.type === 'present') {
                 const list = dev.tags.flatMap((us, reader) => us.map((uid) => ({ reader, uid })));
                 dev.send({ type: 'snap', hseq: h, total: list.length });
@@ -90,7 +103,8 @@ describe('tenace listen', () => {
     dev.leave(1, uid(blue, 'C5'));
     expect(await run1).toBe(0);
     const lines1 = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines1).toEqual([
+    expect(lines1.map((l) => l.src)).toEqual(dev.log.map((e) => ({ bridge: 'usb-listen-1', boot: 77, seq: e.seq })));
+    expect(lines1.map(({ src: _s, ...e }) => e)).toEqual([
       { type: 'place', seat: 'N', card: 'CK' },
       { type: 'place', seat: 'E', card: 'C5' },
       { type: 'place', seat: 'S', card: 'C7' },
@@ -102,20 +116,22 @@ describe('tenace listen', () => {
     // The lines are TableEvents the table log reader accepts.
     expect(parseTableLog(readFileSync(out, 'utf8')).events).toHaveLength(5);
 
-    // While listen was down: N's CK lifted, E gets D2. A restart on the same log adds just that.
-    dev.tags[0] = [];
-    dev.tags[1] = [uid(blue, 'D2')];
+    // While listen was down: N's CK lifted, E gets D2 (the bridge, still running, logs both). A
+    // restart on the same log resumes after its last line's source: just that, in order.
+    dev.leave(0, uid(red, 'CK'));
+    dev.arrive(1, uid(blue, 'D2'));
     MockBinding.reset();
     const path2 = '/dev/serial/by-id/usb-listen-2';
     const dev2 = device(path2);
-    dev2.tags = dev.tags;
-    dev2.seq = 100;
+    Object.assign(dev2, { tags: dev.tags, log: dev.log, seq: dev.seq });
     const argv2 = argv.map((a) => (a === path ? path2 : a)).concat(['--bridge', 'usb-listen-1']);
-    expect(await listenCommand(argv2, { binding: dev2.binding, signals: false, io: { out: () => {}, err: () => {} } })).toBe(0);
+    let err2 = '';
+    expect(await listenCommand(argv2, { binding: dev2.binding, signals: false, io: { out: () => {}, err: (s) => (err2 += s) } })).toBe(0);
     const lines2 = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(err2).toContain(`resuming after boot 77 seq ${lines1[4].src.seq}`);
     expect(lines2.slice(5)).toEqual([
-      { type: 'lift', seat: 'N', card: 'CK' },
-      { type: 'place', seat: 'E', card: 'D2' },
+      { type: 'lift', seat: 'N', card: 'CK', src: { bridge: 'usb-listen-1', boot: 77, seq: dev.log[5].seq } },
+      { type: 'place', seat: 'E', card: 'D2', src: { bridge: 'usb-listen-1', boot: 77, seq: dev.log[6].seq } },
     ]);
   });
 

@@ -1,6 +1,7 @@
 // `tenace listen` as a real process on a real pseudo-terminal (socat), with the platform serialport
-// binding: a scripted device on the other end, an unplug (socat stopped, links gone) and replug
-// mid-deal, then SIGTERM. Checks that nothing is lost or invented and that the process exits 0.
+// binding: a scripted v2 device on the other end, an unplug (socat stopped, links gone) and replug
+// mid-deal, then SIGTERM. Checks that nothing is lost, invented or reordered, and that the process
+// exits 0.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,7 @@ import { SerialPort } from 'serialport';
 import { afterEach, describe, expect, it } from 'vitest';
 import { virtualDeck, writeDeckFile } from '../../src/hardware/deck.js';
 import { LineSplitter } from '../../src/hardware/line-splitter.js';
-import { decodeLine, encodeFrame, type Frame } from '../../src/hardware/protocol.js';
+import { decodeLine, encodeFrame, type Frame, seqAfter } from '../../src/hardware/protocol.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -33,10 +34,13 @@ function socat(dir: string): ChildProcess {
   return p;
 }
 
-/** A device on the host end of the pty pair: answers ident/present, sends arrive/leave. */
+/** A v2 device on the host end of the pty pair: answers ident/present/since, sends arrive/leave
+ * and keeps them in its event log (also while unplugged: it keeps running on its own power). */
 class PtyDevice {
   seq = 0;
+  readonly boot = 321;
   tags: string[][] = [[], [], [], []];
+  log: Array<{ seq: number; kind: 'arrive' | 'leave'; reader: number; uid: string }> = [];
   port?: SerialPort;
 
   async open(path: string): Promise<void> {
@@ -48,8 +52,17 @@ class PtyDevice {
       const r = decodeLine(item);
       if (!r.ok) return;
       const h = r.frame.seq;
+      if (r.frame.type === 'since') {
+        if (r.frame.boot !== this.boot) return this.send({ type: 'nak', hseq: h, code: 'gone' });
+        const recs = this.log.filter((e) => seqAfter(e.seq, r.frame.after as number));
+        this.send({ type: 'ack', hseq: h, cmd: 'since' });
+        this.send({ type: 'replay', hseq: h, count: recs.length });
+        for (const e of recs) this.send({ type: 'rec', oseq: e.seq, kind: e.kind, reader: e.reader, uid: e.uid });
+        this.send({ type: 'replayend', hseq: h, count: recs.length });
+        return;
+      }
       this.send({ type: 'ack', hseq: h, cmd: r.frame.type });
-      if (r.frame.type === 'ident') this.send({ type: 'identity', fw: '1.0.0', proto: 1, readers: 4, reset: 'power', uptimeS: 1 });
+      if (r.frame.type === 'ident') this.send({ type: 'identity', fw: '2.0.0', proto: 2, readers: 4, reset: 'power', uptimeS: 1, boot: this.boot });
       if (r.frame.type === 'present') {
         const list = this.tags.flatMap((us, reader) => us.map((uid) => ({ reader, uid })));
         this.send({ type: 'snap', hseq: h, total: list.length });
@@ -69,11 +82,13 @@ class PtyDevice {
   arrive(r: number, u: string): void {
     this.tags[r].push(u);
     this.send({ type: 'arrive', reader: r, uid: u });
+    this.log.push({ seq: this.seq, kind: 'arrive', reader: r, uid: u });
   }
 
   leave(r: number, u: string): void {
     this.tags[r] = this.tags[r].filter((x) => x !== u);
     this.send({ type: 'leave', reader: r, uid: u });
+    this.log.push({ seq: this.seq, kind: 'leave', reader: r, uid: u });
   }
 
   async close(): Promise<void> {
@@ -110,6 +125,8 @@ describe('tenace listen over a socat pty pair', () => {
     const lines = () => (existsSync(out) ? readFileSync(out, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l)) : []);
 
     await waitFor(() => /bridge online/.test(stderr), 15_000, 'listen to connect');
+    // Until its first snapshot is reconciled the driver cannot put cards in order (it marks them so).
+    await sleep(300);
     dev.arrive(0, uid('CK'));
     dev.arrive(1, uid('C5'));
     await waitFor(() => lines().length === 2, 5000, 'two places');
@@ -118,8 +135,8 @@ describe('tenace listen over a socat pty pair', () => {
     await dev.close();
     sc.kill('SIGTERM');
     await waitFor(() => /bridge disconnected/.test(stderr), 5000, 'disconnect noticed');
-    dev.tags[1] = []; // C5 taken back while unplugged
-    dev.tags[2] = [uid('C7')]; // C7 played while unplugged
+    dev.leave(1, uid('C5')); // C5 taken back while unplugged (the bridge logs it; nobody hears it)
+    dev.arrive(2, uid('C7')); // C7 played while unplugged
     await sleep(300);
     expect(listen.exitCode).toBeNull(); // never exits over a lost port
     sc = socat(dir);
@@ -135,12 +152,13 @@ describe('tenace listen over a socat pty pair', () => {
     sc.kill('SIGTERM');
     expect(code).toBe(0);
     expect(stderr).toMatch(/stopped \(SIGTERM\)/);
+    // What happened while unplugged comes back from the bridge's log: in order, with its own seq.
     expect(lines()).toEqual([
       { type: 'place', seat: 'N', card: 'CK' },
       { type: 'place', seat: 'E', card: 'C5' },
       { type: 'lift', seat: 'E', card: 'C5' },
       { type: 'place', seat: 'S', card: 'C7' },
       { type: 'place', seat: 'W', card: 'C3' },
-    ]);
+    ].map((e, i) => ({ ...e, src: { bridge: 'bridge', boot: 321, seq: dev.log[i].seq } })));
   }, 40_000);
 });
