@@ -37,7 +37,7 @@
 //            have passed. `hello=lost`: that hello never reaches the host (a real reset re-enumerates
 //            USB, and a host that reopens the port late misses it; no `err overflow` follows, the
 //            device does not know). `hello=crc`: it arrives with one bit flipped. Either way the
-//            host learns of the reset from the boot id of the next `hb` (PROTOCOL.md §5).
+//            host learns of the reset from the boot id of the next `hb` (PROTOCOL.md §4).
 // - unplug   the cable is out for MS ms: no lines, no commands. With a pty pair the emulator owns
 //            (`--pty`, PtyPair in tests) the port really disappears and comes back; on a plain
 //            `--port` it falls silent instead (closing our end would end the user's socat). K log

@@ -8,7 +8,7 @@
 //
 // The device model (PROTOCOL.md section numbers):
 // - Power-up and every reset: a new boot id (1..65535, from a PRNG seeded by the fault seed, never
-//   the previous one, §5), after `bootMs` `hello` (seq 0, §4) and `cfg` with the defaults (pollMs
+//   the previous one, §4), after `bootMs` `hello` (seq 0, §4) and `cfg` with the defaults (pollMs
 //   50, misses 3; settings are not kept, §6). The presence sets and the event log start empty; the
 //   first poll (pollMs later) re-sees every tag lying on the table, each reported with `arrive` in
 //   reader order (§9). Readers are `W` until `misses` polls have passed, then `O` (§10).
@@ -309,7 +309,7 @@ export class FirmwareEmulator extends EventEmitter<EmulatorEvents> {
     });
   }
 
-  /** The current boot id (§5); 0 before the first power-up. */
+  /** The current boot id (§4); 0 before the first power-up. */
   boot(): number {
     return this.bootId;
   }
@@ -471,7 +471,7 @@ export class FirmwareEmulator extends EventEmitter<EmulatorEvents> {
   }
 
   private powerUp(cause: ResetCause, helloFault?: HelloFault): void {
-    // A new boot id at once, never the previous one (§5): RAM starts over.
+    // A new boot id at once, never the previous one (§4): RAM starts over.
     let id: number;
     do id = 1 + this.bootRnd.int(BOOT_MAX); while (id === this.bootId);
     this.bootId = id;

@@ -20,7 +20,7 @@ export const POLL_MS_MAX = 1000;
 export const MISSES_MIN = 1;
 export const MISSES_MAX = 20;
 export const MAX_FIRMWARE_LENGTH = 16;
-/** Boot ids: 1..65535, a new random one at every reset (PROTOCOL.md §5; 0 is never used). */
+/** Boot ids: 1..65535, a new random one at every reset (PROTOCOL.md §4; 0 is never used). */
 export const BOOT_MIN = 1;
 export const BOOT_MAX = 65535;
 /** arrive/leave lines the device keeps for `since` (PROTOCOL.md §11, `kEventLogSize`). */

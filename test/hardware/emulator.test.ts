@@ -391,7 +391,7 @@ function replayOf(frames: Frame[], hseq: number): Frame[] {
 const uidN = (i: number) => `04${String(i).padStart(12, '0')}`;
 const events = (frames: Frame[]) => frames.filter((f) => f.type === 'arrive' || f.type === 'leave');
 
-describe('v2: boot ids (PROTOCOL.md §5)', () => {
+describe('v2: boot ids (PROTOCOL.md §4)', () => {
   it('hello, identity and every hb carry the boot id; a reset, a host reset and an unplug each pick a new one', async () => {
     const { host, emu } = await startEmu({ heartbeatMs: 30 });
     const seen = [emu.boot()];
