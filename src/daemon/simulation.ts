@@ -3,7 +3,7 @@
 // web view) on the other ends, and by default the embedded broker.
 // The simulator also plays the club's part: it starts each deal (as a director's `start-deal` command would) and
 // records claims, while every card goes through the emulated RFID readers and the real driver.
-import { mkdtempSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
@@ -15,7 +15,7 @@ import { type EmulatorLink, FirmwareEmulator, ptyLink } from '../hardware/emulat
 import { PtyPair, findSocat } from '../hardware/pty.js';
 import { ScannerEmulator } from '../hardware/scanner-emulator.js';
 import { virtualDeck, writeDeckFile } from '../hardware/deck.js';
-import { parseFaultSpec } from '../hardware/emulator-faults.js';
+import { type FaultPlan, parseFaultSpec } from '../hardware/emulator-faults.js';
 import { Controller } from './controller.js';
 import { LoopbackBinding, loopbackLink } from './loopback.js';
 
@@ -31,7 +31,7 @@ export interface SimulationOptions {
   events: readonly TableEvent[];
   /** RFID events per second, or 'max'. */
   speed: number | 'max';
-  /** Journal folder; default a fresh temporary folder. */
+  /** Journal folder, created when missing and kept; default a fresh temporary folder, removed by stop(). */
   journal?: string;
   /** HTTP port of the table view (0: any free port). */
   httpPort: number;
@@ -48,13 +48,17 @@ export interface SimulationOptions {
 
 export interface Simulation {
   controller: Controller;
+  /** The journal folder in use. */
+  journal: string;
+  /** True when the journal folder is temporary: stop() (or the process exiting) removes it. */
+  temporaryJournal: boolean;
   /** The table view, e.g. http://127.0.0.1:8080/ */
   url: string | null;
   /** The serial lines in use. */
   serial: SerialTransport;
   /** Start playing (only needed with `autoplay: false`; idempotent). */
   begin(): void;
-  /** Resolves when the whole log has been played and every event is journaled and delivered. */
+  /** Resolves when the whole log has been played and every event is journaled and delivered (or on stop()). */
   done: Promise<void>;
   stop(): Promise<void>;
 }
@@ -101,13 +105,76 @@ async function serialLines(want: SerialTransport | 'auto', log: Logger): Promise
   };
 }
 
-/** Start the emulated table and the daemon, and begin playing. */
+/**
+ * Why `dir` cannot be the journal folder, or undefined once it exists as a writable folder (it is created when
+ * missing). The sentence says what to do.
+ */
+export function journalDirProblem(dir: string): string | undefined {
+  try {
+    if (!statSync(dir).isDirectory()) return `${dir} is a file, not a folder: give a folder (it is created when missing)`;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR') return `${dir} cannot be a folder: a part of that path is a file; give a folder path`;
+    if (code !== 'ENOENT') return `cannot use ${dir} (${code}): give a folder you can write to`;
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (e2) {
+      const c2 = (e2 as NodeJS.ErrnoException).code;
+      return c2 === 'ENOTDIR' || c2 === 'EEXIST'
+        ? `cannot create the folder ${dir}: a part of that path is a file; give a folder path`
+        : `cannot create the folder ${dir} (${c2}): give a folder you can write to`;
+    }
+  }
+  try {
+    accessSync(dir, constants.W_OK | constants.X_OK);
+  } catch {
+    return `${dir} is not writable by this user: give a folder you can write to`;
+  }
+  return undefined;
+}
+
+// Temporary journals still on disk: a process that ends without stop() (an uncaught error, process.exit) removes
+// them on its way out, as PtyPair does with its socat.
+const temporaryJournals = new Set<string>();
+let exitHook = false;
+
+function temporaryJournal(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tenace-sim-'));
+  temporaryJournals.add(dir);
+  if (!exitHook) {
+    exitHook = true;
+    process.on('exit', () => { for (const d of temporaryJournals) rmSync(d, { recursive: true, force: true }); });
+  }
+  return dir;
+}
+
+function removeTemporaryJournal(dir: string): void {
+  if (!temporaryJournals.delete(dir)) return;
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Start the emulated table and the daemon, and begin playing. Refused options leave nothing behind. */
 export async function startSimulation(opts: SimulationOptions): Promise<Simulation> {
-  const journal = opts.journal ?? mkdtempSync(join(tmpdir(), 'tenace-sim-'));
-  const lines = await serialLines(opts.serial ?? 'auto', opts.log);
+  // What can be refused is checked before a socat, a port or a folder exists.
+  const faults = opts.faults ? parseFaultSpec(opts.faults) : undefined;
+  if (opts.journal !== undefined) {
+    const problem = journalDirProblem(opts.journal);
+    if (problem) throw new Error(`journal: ${problem}`);
+  }
+  const journal = opts.journal ?? temporaryJournal();
+  try {
+    return await startIn(journal, faults, opts);
+  } catch (e) {
+    removeTemporaryJournal(journal);
+    throw e;
+  }
+}
+
+async function startIn(journal: string, faults: FaultPlan | undefined, opts: SimulationOptions): Promise<Simulation> {
   const deckPath = join(journal, 'virtual-deck.json');
   const deck = virtualDeck('sim');
   writeDeckFile(deckPath, deck);
+  const lines = await serialLines(opts.serial ?? 'auto', opts.log);
   const yaml = [
     `club: { id: ${JSON.stringify(opts.club)} }`,
     `table: { id: ${JSON.stringify(opts.table)} }`,
@@ -127,7 +194,7 @@ export async function startSimulation(opts: SimulationOptions): Promise<Simulati
   }
 
   const controller = new Controller({ config: parsed.config, log: opts.log, watchdog: noWatchdog, binding: lines.binding });
-  const emulator = new FirmwareEmulator({ readers: 4, faults: opts.faults ? parseFaultSpec(opts.faults) : undefined });
+  const emulator = new FirmwareEmulator({ readers: 4, faults });
   const scanner = new ScannerEmulator({ terminator: 'cr' });
   try {
     await controller.start();
@@ -151,6 +218,8 @@ export async function startSimulation(opts: SimulationOptions): Promise<Simulati
   let stopping: Promise<void> | null = null;
   return {
     controller,
+    journal,
+    temporaryJournal: opts.journal === undefined,
     url: controller.web?.url ?? null,
     serial: lines.transport,
     begin: () => begin(),
@@ -163,6 +232,7 @@ export async function startSimulation(opts: SimulationOptions): Promise<Simulati
         await emulator.stop();
         await controller.stop();
         await lines.close();
+        removeTemporaryJournal(journal);
       })();
       return stopping;
     },
@@ -203,7 +273,8 @@ async function play(opts: SimulationOptions, c: Controller, emulator: FirmwareEm
     if (opts.speed !== 'max') await sleep(1000 / opts.speed);
   }
   await flush();
-  await c.feed?.whenDelivered(c.journal.lastSeq).catch(() => undefined);
+  // However long the broker takes: the journal holds the events meanwhile, and stop() (the abort) ends the wait.
+  await c.feed?.whenDelivered(c.journal.lastSeq, Infinity, signal).catch((e: Error) => { if (!signal.aborted) throw e; });
 }
 
 const noWatchdog = { enabled: false, intervalMs: undefined, ready() {}, status() {}, ping() {}, stop: async () => {} };

@@ -16,6 +16,21 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+// Pairs whose socat is running or whose folder still exists. socat outlives its parent (nothing tells it the parent
+// died), so a process that exits without close(), through process.exit() or an uncaught error, kills them here.
+const live = new Set<PtyPair>();
+let exitHook = false;
+
+function registerPair(pair: PtyPair): void {
+  live.add(pair);
+  if (exitHook) return;
+  exitHook = true;
+  // 'exit' listeners must be synchronous: kill() and rmSync() are.
+  process.on('exit', () => {
+    for (const p of live) p.closeNow();
+  });
+}
+
 /** The socat executable on PATH, or undefined. */
 export function findSocat(): string | undefined {
   const r = spawnSync('sh', ['-c', 'command -v socat'], { encoding: 'utf8' });
@@ -64,8 +79,21 @@ export class PtyPair {
     const ownDir = opts.dir === undefined;
     const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'tenace-pty-'));
     if (!ownDir) mkdirSync(dir, { recursive: true });
-    const pair = new PtyPair(dir, ownDir, opts.names ?? ['emulator', 'bridge'], opts.timeoutMs ?? 5000);
-    await pair.start();
+    let pair: PtyPair;
+    try {
+      pair = new PtyPair(dir, ownDir, opts.names ?? ['emulator', 'bridge'], opts.timeoutMs ?? 5000);
+    } catch (e) {
+      // socat is missing: the folder made for it is not wanted either.
+      if (ownDir) rmSync(dir, { recursive: true, force: true });
+      throw e;
+    }
+    registerPair(pair);
+    try {
+      await pair.start();
+    } catch (e) {
+      await pair.close();
+      throw e;
+    }
     return pair;
   }
 
@@ -143,5 +171,16 @@ export class PtyPair {
   async close(): Promise<void> {
     await this.stop();
     if (this.ownDir) rmSync(this.dir, { recursive: true, force: true });
+    live.delete(this);
+  }
+
+  /** close() for a process on its way out: signal socat and remove the links without waiting. */
+  closeNow(): void {
+    const child = this.child;
+    this.child = undefined;
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    for (const p of [this.a, this.b]) rmSync(p, { force: true });
+    if (this.ownDir) rmSync(this.dir, { recursive: true, force: true });
+    live.delete(this);
   }
 }
