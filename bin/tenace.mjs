@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Entry: run the compiled CLI in dist/. The package ships dist/, and `npm ci` builds it in a checkout (prepare).
-// In a checkout, a source file newer than dist/ means dist/ is stale, so the TypeScript sources run through tsx
-// (a dev dependency) instead: what runs is always what the sources say, and only the start-up is slower.
+// Only in a development checkout (tsx installed) do the TypeScript sources run instead, when there is no dist/ or a
+// file in src/ is newer than it: what runs is then always what the sources say, at the cost of a slower start.
+// Without tsx (the package, a production install) dist/ runs as it is.
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -19,19 +21,26 @@ function changedSince(dir, since) {
   return false;
 }
 
-const builtAt = existsSync(built) ? statSync(built).mtimeMs : -1;
-if (builtAt >= 0 && !(existsSync(sources) && changedSince(sources, builtAt))) {
-  await import(pathToFileURL(built).href);
-} else {
-  let register;
+/** tsx's loader API when it is installed (development), else undefined. */
+function tsxApi() {
   try {
-    ({ register } = await import('tsx/esm/api'));
+    return createRequire(import.meta.url).resolve('tsx/esm/api');
   } catch {
-    process.stderr.write(existsSync(sources)
-      ? `tenace: ${builtAt < 0 ? 'dist/ is not built' : 'dist/ is older than src/'} and tsx is not installed to run the sources: run \`npm run build\` (or \`npm ci\`, which builds) in ${root}\n`
-      : `tenace: ${built} is missing: this copy of tenace is incomplete; reinstall the package\n`);
-    process.exit(70);
+    return undefined;
   }
+}
+
+const builtAt = existsSync(built) ? statSync(built).mtimeMs : -1;
+const tsx = existsSync(sources) && (builtAt < 0 || changedSince(sources, builtAt)) ? tsxApi() : undefined;
+if (tsx) {
+  const { register } = await import('tsx/esm/api');
   register();
   await import(pathToFileURL(join(sources, 'cli', 'main.ts')).href);
+} else if (builtAt >= 0) {
+  await import(pathToFileURL(built).href);
+} else {
+  process.stderr.write(existsSync(sources)
+    ? `tenace: dist/ is not built and tsx is not installed to run the sources: run \`npm ci\` (which builds dist/) or \`npm run build\` in ${root}\n`
+    : `tenace: ${built} is missing: this copy of tenace is incomplete; reinstall it\n`);
+  process.exit(70);
 }
