@@ -60,7 +60,7 @@ async function checkSimulate() {
     if (path === '' && body !== page) fail(`GET ${url} did not answer the package's web/index.html`);
   }
   if (ended) fail(`the simulation had already ended when the view was fetched: slow it down in this test:\n${out}`);
-  const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), Math.max(0, deadline - Date.now())))]);
+  const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), Math.max(0, deadline - Date.now())).unref())]);
   if (code !== 0) fail(`npx tenace simulate --exit ended with ${code}:\n${out}`);
   if (!out.includes('tenace: all played')) fail(`npx tenace simulate --exit ended without playing the demo:\n${out}`);
   sim = undefined;
@@ -118,7 +118,7 @@ try {
     try {
       process.kill(-sim.pid, 'SIGTERM'); // the group: npx and the node it started, which removes its own temporary files
     } catch { /* already gone */ }
-    await Promise.race([gone, new Promise((r) => setTimeout(r, 5000))]);
+    await Promise.race([gone, new Promise((r) => setTimeout(r, 5000).unref())]);
   }
   rmSync(scratch, { recursive: true, force: true });
 }
