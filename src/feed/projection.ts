@@ -221,7 +221,8 @@ export interface ProjectionOptions {
 
 // Renounce alerts go to the director only: announcing one at the table is itself an irregularity (WBF L9, L61), and
 // with the tray record known the alert says the offender still holds the suit.
-const NEVER_PUBLIC: ReadonlySet<FindingKind> = new Set(['renounce-in-error']);
+// A lost play order is the director's to rule on (disputed facts); its seat is where the stretch began, no offender.
+const NEVER_PUBLIC: ReadonlySet<FindingKind> = new Set(['renounce-in-error', 'play-order-lost']);
 // Found by comparing the play with the tray record (hidden hands, the trump slip): published live, they would say
 // something about unplayed cards (a revoke says the offender holds the suit). They become public when play ends.
 const AFTER_PLAY: ReadonlySet<FindingKind> = new Set(['revoke', 'failure-to-comply', 'card-not-in-hand', 'wrong-trump-card', 'wrong-card-count']);
@@ -238,6 +239,7 @@ const KIND_TEXT: Record<FindingKind, string> = {
   'unknown-card': 'Unknown card',
   'card-liable-to-be-called': 'Card liable to be called',
   'failure-to-comply': 'Failure to comply with a penalty',
+  'play-order-lost': 'Play order lost',
 };
 
 const NO_CARDS: ReadonlySet<string> = new Set();

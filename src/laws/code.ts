@@ -94,6 +94,8 @@ export interface LawCode {
   failureToComply(ctx: RuleContext, seat: number, what: string): Ruling;
   wrongTrumpCard(ctx: RuleContext, seat: number, stage: 'corrected' | 'play-begun' | 'slip-wrong'): Ruling;
   handIrregularity(ctx: RuleContext, seat: number, what: 'card-not-in-hand' | 'wrong-card-count' | 'duplicate-card'): Ruling;
+  /** The play order of a stretch of cards is not known: the authority the director rules by (disputed facts). */
+  playOrderLost(ctx: RuleContext, seat: number): Ruling;
   /** A claim not admitted and play goes on (Am. 36, Dup. VII.2): the claimant's partner's cards. */
   claimNotAdmitted(ctx: RuleContext, seat: number): Ruling | null;
   score(input: ScoreInput): ScoreOutput;

@@ -21,6 +21,19 @@ interface OpenRenounce {
   penaltyCard: boolean;
 }
 
+/** A stretch of place/lift events whose order is unknown (found by a presence snapshot), while it lasts. */
+interface LostStretch {
+  /** seq of its first event. */
+  fromSeq: number | undefined;
+  /** Seat of its first event, and the trick it began in. */
+  seat: number;
+  trick: number;
+  /** What was pending when the order was lost and can no longer be judged (renounces, penalties). */
+  setAside: string[];
+  /** The card taken as the turned trump inside the stretch, if any. */
+  trumpRead?: number;
+}
+
 interface Liability {
   seat: number;
   law: string;
@@ -83,8 +96,17 @@ export class DealPlay {
   private quitPending = 0;
   private quitLifted = 0;
   /** Unknown hands: trick (1-based) at which a seat showed out of a suit; 0 when it has not. */
-  /** Unknown hands, per seat*4+suit: [0,16) trick shown out (0 none), [16,32) the card, [32,48) 1 when by a call. */
-  private readonly voids: Int8Array | null;
+  /**
+   * Unknown hands (or known ones after a stretch of unknown order, see heldKnown), per seat*4+suit: [0,16) trick
+   * shown out (0 none), [16,32) the card, [32,48) 1 when by a call.
+   */
+  private voids: Int8Array | null;
+  /**
+   * The hand record still tells what each seat holds. Not after a stretch of unknown order: whole tricks may have
+   * been played unseen, and the record then keeps cards already played, so from then on a renounce is judged as
+   * with hands unknown: a revoke only when a later card of the suit proves it.
+   */
+  private heldKnown = true;
   private readonly openRenounces: OpenRenounce[] = [];
   readonly revokes: RevokeRecord[] = [];
   /** Cards liable to be called, created on the first one (most deals have none). */
@@ -104,6 +126,17 @@ export class DealPlay {
   private fouled = false;
   /** Set when the deal was abandoned (a new deal required): the reason. */
   abandoned: string | undefined;
+  // Order lost (see loseOrder): the stretch in progress, whether the trick in progress was touched by one, how many
+  // of its first cards were played in known order, a bit (1 << trick) per trick touched, whether the next lead is
+  // accepted as proper, and the cards lifted while the order was unknown. All stay at rest on the normal path.
+  private lost: LostStretch | null = null;
+  private curUncertain = false;
+  private curKnown = 0;
+  private uncertainTricks = 0;
+  private acceptLead = false;
+  /** The trump suit is unknown or a guess: trick winners may be wrong, so no lead is judged for the rest of the deal. */
+  private leadsUnjudged = false;
+  private gone: Hand | null = null;
 
   constructor(ev: DealEvent, variant: VariantDescriptor, code: LawCode) {
     this.variant = variant;
@@ -198,15 +231,19 @@ export class DealPlay {
     const leader = fs[from];
     const winner = SEATS[this.trickWinner[k]];
     const f = (i: number) => formatCard(fc[from + i]);
+    const uncertain = (this.uncertainTricks & (1 << (k + 1))) !== 0;
     const clockwise = to - from === 4 && fs[from + 1] === ((leader + 1) & 3) && fs[from + 2] === ((leader + 2) & 3) && fs[from + 3] === ((leader + 3) & 3);
     if (clockwise) {
       // One object literal per leader: four fixed shapes instead of a keyed store per card.
+      let t: TrickRecord;
       switch (leader) {
-        case 0: return { leader: 'N', cards: { N: f(0), E: f(1), S: f(2), W: f(3) }, winner };
-        case 1: return { leader: 'E', cards: { E: f(0), S: f(1), W: f(2), N: f(3) }, winner };
-        case 2: return { leader: 'S', cards: { S: f(0), W: f(1), N: f(2), E: f(3) }, winner };
-        default: return { leader: 'W', cards: { W: f(0), N: f(1), E: f(2), S: f(3) }, winner };
+        case 0: t = { leader: 'N', cards: { N: f(0), E: f(1), S: f(2), W: f(3) }, winner }; break;
+        case 1: t = { leader: 'E', cards: { E: f(0), S: f(1), W: f(2), N: f(3) }, winner }; break;
+        case 2: t = { leader: 'S', cards: { S: f(0), W: f(1), N: f(2), E: f(3) }, winner }; break;
+        default: t = { leader: 'W', cards: { W: f(0), N: f(1), E: f(2), S: f(3) }, winner };
       }
+      if (uncertain) t.orderUnknown = true;
+      return t;
     }
     const cards: Partial<Record<Seat, string>> = {};
     let inOrder = true;
@@ -215,8 +252,10 @@ export class DealPlay {
       if (i > from && fs[i] !== this.nextOf[fs[i - 1]]) inOrder = false;
     }
     const t: TrickRecord = { leader: SEATS[leader], cards, winner };
-    // `order` spells the play order out only when it was not clockwise (a play out of turn).
-    if (!inOrder) t.order = fs.slice(from, to).map((x) => SEATS[x]);
+    // `order` spells the play order out only when it was not clockwise (a play out of turn). An uncertain trick's
+    // order is the engine's reading, and a short one (cards never seen) is not a play out of turn either.
+    if (uncertain) t.orderUnknown = true;
+    else if (!inOrder) t.order = fs.slice(from, to).map((x) => SEATS[x]);
     return t;
   }
 
@@ -284,9 +323,11 @@ export class DealPlay {
 
   // ---------------------------------------------------------------- place
 
-  /** A card appears face up in a seat's zone. */
-  place(seat: number, cardText: string | undefined, seq?: number, tag?: string): void {
+  /** A card appears face up in a seat's zone; `orderUnknown` when a presence snapshot found it (see loseOrder). */
+  place(seat: number, cardText: string | undefined, seq?: number, tag?: string, orderUnknown = false): void {
     this.seq = seq;
+    if (orderUnknown) this.loseOrder(seat);
+    else if (this.lost) this.reportLostOrder(seq);
     const card = cardText === undefined ? -1 : cardCode(cardText);
     if (card < 0) {
       this.addFinding('unknown-card', seat, this.code.handIrregularity(this.ctx, seat, 'card-not-in-hand'),
@@ -299,6 +340,11 @@ export class DealPlay {
       if (this.claimNotAdmitted()) return;
     }
     if (this.trickWinner.length >= TOTAL_TRICKS) {
+      if (this.lost || this.uncertainTricks) {
+        // Read without their order, the tricks may have been cut short: a card past the thirteenth proves no surplus.
+        this.notes.push(`${SEATS[seat]} placed ${formatCard(card)} after the thirteenth trick as counted; the play order was lost, so it is not judged a surplus card`);
+        return;
+      }
       this.addFinding('wrong-card-count', seat, this.code.handIrregularity(this.ctx, seat, 'wrong-card-count'),
         `${SEATS[seat]} placed ${formatCard(card)} after the thirteenth trick: a surplus card`, card, TOTAL_TRICKS);
       return;
@@ -318,6 +364,7 @@ export class DealPlay {
     if (this.hands) this.checkFouled(seat, card);
 
     if (this.liableCards) this.liableCards.delete(card); // playing a liable card discharges it (Dup. VII.3)
+    if ((this.lost || this.curUncertain) && this.placeUnjudged(seat, card)) return;
 
     if (this.curCount === 0) this.lead(seat, card);
     else if (!this.follow(seat, card)) return;
@@ -326,7 +373,10 @@ export class DealPlay {
 
   /** In the turned-trump games, the dealer's first card before the opening lead is the trump card. */
   private turnTrump(seat: number, card: number): boolean {
-    if (this.variant.trump !== 'turned' || this.trumpDeclared || this.openingLeadMade || seat !== this.dealer) return false;
+    if (this.variant.trump !== 'turned' || this.trumpDeclared || seat !== this.dealer) return false;
+    // Read without order, a lead may come before the trump card: the dealer's first card is still the trump card.
+    // Not after the stretch: a trump card still face up would have been in the snapshot.
+    if (this.openingLeadMade && !(this.lost && this.turned < 0 && this.playedCount[seat] === 0)) return false;
     if (this.turned >= 0 && !this.wrongTrumpOpen) return false;
     if (this.turned >= 0 && this.wrongTrumpOpen) {
       // Dup. IV.8: the dealer corrects the trump card before play: the card turned in error is liable.
@@ -339,6 +389,7 @@ export class DealPlay {
     }
     this.turned = card;
     this.turnedInZone = true;
+    if (this.lost) this.lost.trumpRead = card;
     this.trump = suitOf(card);
     const slipWrong = this.hands !== null && this.trumpSlip >= 0 && this.variant.trumpCardToDealer && !holds(this.hands[seat], this.trumpSlip);
     if (this.trumpSlip >= 0 && card !== this.trumpSlip && !slipWrong) {
@@ -396,19 +447,27 @@ export class DealPlay {
     addCard(hands[seat], card);
   }
 
-  private lead(seat: number, card: number): void {
+  /** The opening lead begins the play: a wrong trump not corrected by then stands (Dup. IV.9). */
+  private beginPlay(): void {
+    if (this.openingLeadMade) return;
     this.openingLeadMade = true;
     if (this.wrongTrumpOpen) {
-      // Dup. IV.9: the wrong trump was not corrected before the overplay began.
       this.wrongTrumpOpen = false;
       this.addFinding('wrong-trump-card', this.dealer, this.code.wrongTrumpCard(this.ctx, this.dealer, 'play-begun'),
         `play began with ${formatCard(this.turned)} turned against the trump slip's ${formatCard(this.trumpSlip)}`, this.turned);
     }
+  }
+
+  private lead(seat: number, card: number): void {
+    this.beginPlay();
     this.establishOnPlay(seat);
     this.checkLeadDemands(seat, card);
     const proper = this.properLeader;
     this.curFalseLead = false;
-    if (seat !== proper) {
+    // After a trick whose order was lost, who won it may be unknown: whoever leads is taken as the proper leader.
+    const accepted = this.acceptLead || this.leadsUnjudged;
+    this.acceptLead = false;
+    if (seat !== proper && !accepted) {
       const { ruling } = this.code.leadOutOfTurn(this.ctx, seat, proper);
       this.curFalseLead = true;
       this.addFinding('lead-out-of-turn', seat, ruling, `${SEATS[seat]} led ${formatCard(card)}; it was ${SEATS[proper]}'s lead`, card);
@@ -438,14 +497,14 @@ export class DealPlay {
     // Any card of a suit the seat showed out of proves that renounce a revoke, whatever is led now.
     this.proveVoid(seat, card);
     if (suit !== led) {
-      if (this.hands) {
+      if (this.hands && this.heldKnown) {
         if (this.hands[seat][led] !== 0) {
           const penaltyCard = [...this.liable.entries()].some(([c, l]) => l.seat === seat && suitOf(c) === led);
           this.openRenounces.push({ seat, trick: this.trickNumber, suit: led, card, penaltyCard });
           this.addFinding('renounce-in-error', seat, this.code.renounceInError(this.ctx, seat),
             `${SEATS[seat]} renounced ${'SHDC'[led]} with ${formatCard(card)} while holding ${handCards(this.hands[seat]).filter((c) => suitOf(c) === led).map(formatCard).join(' ')}`, card);
         }
-      } else if (this.voids![seat * 4 + led] === 0) {
+      } else if (this.voids![seat * 4 + led] === 0 && (!this.hands || this.hands[seat][led] !== 0)) {
         this.voids![seat * 4 + led] = this.trickNumber;
         this.voids![16 + seat * 4 + led] = card;
         this.voids![32 + seat * 4 + led] = 0;
@@ -479,7 +538,7 @@ export class DealPlay {
 
   /** Unknown hands: a seat that showed out of a suit now plays it, which proves the earlier renounce a revoke. */
   private proveVoid(seat: number, card: number): void {
-    if (this.hands) return;
+    if (!this.voids) return;
     const k = seat * 4 + suitOf(card);
     const t = this.voids![k];
     if (t === 0) return;
@@ -511,6 +570,9 @@ export class DealPlay {
 
   private completeTrick(): void {
     const from = this.curStart;
+    const uncertain = this.curUncertain;
+    if (uncertain) this.orderByGuess(from);
+    const quitted = uncertain && this.allGone();
     const winner = this.flatSeats[from + winningIndex(this.flatCards, this.trump, from, this.flatCards.length)];
     const trick = this.trickNumber;
     this.trickStart.push(this.flatSeats.length);
@@ -525,6 +587,13 @@ export class DealPlay {
     this.ctx.trick = this.trickNumber;
     // Demands tied to this trick (highest/lowest, trump or not) cannot outlive it.
     if (this.penalties.length) this.dropPenalties((p) => p.kind === 'highest-or-lowest' || p.kind === 'trump-or-not' || p.kind === 'accept-or-retract' || (p.kind === 'win' && !!p.demand));
+    if (uncertain) {
+      this.uncertainTricks |= 1 << trick;
+      this.curUncertain = false;
+      this.curKnown = 0;
+      this.acceptLead = true;
+      if (quitted) this.quitTrick(); // its cards were all taken up before (or while) the last of them was seen placed
+    }
   }
 
   /** The trick is turned and quitted: in whist this establishes any renounce in error in it (Dup. X.1(a)). */
@@ -594,7 +663,7 @@ export class DealPlay {
     const led = suitOf(this.flatCards[this.curStart]);
     for (const p of [...this.penalties]) {
       if (!p.from.includes(S) || !p.demand || p.kind === 'call-suit') continue;
-      const h = this.hands ? this.hands[seat] : null;
+      const h = this.hands && this.heldKnown ? this.hands[seat] : null;
       const d = p.demand.remedy;
       if (p.kind === 'highest-or-lowest' && h) {
         if (h[led] !== 0) {
@@ -639,7 +708,7 @@ export class DealPlay {
   }
 
   private failedDemand(seat: number, card: number, suit: number, what: string, p: PendingPenalty, leadCall = true): void {
-    if (this.hands) {
+    if (this.hands && this.heldKnown) {
       const able = leadCall ? this.hands[seat][suit] !== 0 : true;
       if (!able) return; // Dup. VIII.3: called on to lead a suit he has none of, he may lead as he pleases.
       this.revokes.push({ seat, trick: this.trickNumber, suit, failureToComply: true });
@@ -675,8 +744,10 @@ export class DealPlay {
   // ---------------------------------------------------------------- lift
 
   /** A card leaves a seat's zone: turned and quitted, taken back, or the trump card taken into the hand. */
-  lift(seat: number, cardText: string | undefined, seq?: number): void {
+  lift(seat: number, cardText: string | undefined, seq?: number, orderUnknown = false): void {
     this.seq = seq;
+    if (orderUnknown) this.loseOrder(seat);
+    else if (this.lost) this.reportLostOrder(seq);
     const card = cardText === undefined ? -1 : cardCode(cardText);
     if (card < 0) return;
     this.zones[seat * 4 + suitOf(card)] &= ~rankBit(card);
@@ -687,6 +758,12 @@ export class DealPlay {
     const q = this.quitPending;
     if (q && this.trickHas(q - 1, card)) {
       if (++this.quitLifted === this.trickStart[q] - this.trickStart[q - 1]) this.quitTrick();
+      return;
+    }
+    if (this.lost || this.curUncertain) {
+      // Quitted, withdrawn, or lifted ahead of its own place: without the order nothing is judged and a card of the
+      // trick stays played; placeUnjudged reads where the trick ended from these.
+      addCard(this.gone!, card);
       return;
     }
     const at = this.flatCards.indexOf(card, this.curStart);
@@ -713,7 +790,7 @@ export class DealPlay {
     }
     const ri = this.openRenounces.findIndex((r) => r.seat === owner && r.card === card && r.trick === trick);
     const vk = owner * 4 + suitOf(this.flatCards[this.curStart]);
-    const unknownRenounce = !this.hands && idx > 0 && this.voids![vk] === trick && this.voids![16 + vk] === card;
+    const unknownRenounce = this.voids !== null && idx > 0 && this.voids![vk] === trick && this.voids![16 + vk] === card;
     if (ri >= 0 || unknownRenounce) {
       // Dup. X.3: the renounce in error is lawfully corrected; later players may withdraw their cards.
       if (ri >= 0) this.openRenounces.splice(ri, 1);
@@ -760,6 +837,128 @@ export class DealPlay {
     removeCard(this.played, card);
     this.playedCount[seat]--;
     if (this.hands) addCard(this.hands[seat], card);
+  }
+
+  // ---------------------------------------------------------------- order lost
+
+  /**
+   * A place or lift marked `orderUnknown`: a presence snapshot found it, so when it happened in the play is not
+   * known (cards may even have been placed and lifted unseen). The stretch runs from this event to the first place
+   * or lift in known order. Until then, and over every trick the stretch touched until that trick ends, each card is
+   * still checked against the hand record (card-not-in-hand, duplicate-card, unknown-card, wrong-trump-card) and
+   * counted in a trick, but no lead or play out of turn, renounce, revoke, failure to comply or card count is derived
+   * from its order. What was pending and could have been settled unseen is set aside: a renounce in error still
+   * open or a void shown in the last two tricks (a correction may have gone unseen), and penalties not yet exacted.
+   * The first lead after the touched tricks is accepted as the proper lead, since who won them may be unknown; from
+   * then on the play is judged as usual, except that the hand record no longer proves a renounce (heldKnown) and,
+   * when the trump card was not seen for certain, no lead is judged. The director is told once, when the stretch
+   * ends (reportLostOrder).
+   */
+  private loseOrder(seat: number): void {
+    if (this.lost) return;
+    const setAside: string[] = [];
+    this.lost = { fromSeq: this.seq, seat, trick: this.trickNumber, setAside };
+    this.heldKnown = false;
+    const v = (this.voids ??= new Int8Array(48));
+    if (this.gone === null) this.gone = [0, 0, 0, 0];
+    else if (!this.curUncertain) this.gone.fill(0);
+    for (const r of this.openRenounces) {
+      setAside.push(`${SEATS[r.seat]}'s renounce in error at trick ${r.trick} (${formatCard(r.card)}) may have been corrected unseen and is not established`);
+    }
+    this.openRenounces.length = 0;
+    const shown: string[] = [];
+    for (let k = 0; k < 16; k++) {
+      if (v[k] === 0 || v[k] < this.trickNumber - 1) continue;
+      shown.push(`${SEATS[k >> 2]} of ${'SHDC'[k & 3]} at trick ${v[k]} (${formatCard(v[16 + k])})`);
+      v[k] = 0;
+    }
+    if (shown.length) setAside.push(`showing out ${shown.join(', ')} proves no revoke later, as a correction may have gone unseen`);
+    if (this.penalties.length) {
+      setAside.push(`the pending ${this.penalties.map((p) => `${p.kind} (${p.law})`).join(', ')} can no longer be enforced`);
+      this.penalties.length = 0;
+    }
+    if (this.curCount > 0 && !this.curUncertain) {
+      this.curKnown = this.curCount;
+      this.curUncertain = true;
+    }
+    this.curFalseLead = false;
+    if (this.mayWithdraw.length) this.mayWithdraw = [];
+  }
+
+  /** The stretch of unknown order ends (at event `toSeq`, or with the play): tell the director, once, where and what. */
+  private reportLostOrder(toSeq: number | undefined): void {
+    const l = this.lost!;
+    this.lost = null;
+    if (this.variant.trump === 'turned' && !this.trumpDeclared && this.turned < 0 && this.openingLeadMade && this.trump < 0) {
+      // The trump card was turned and taken up unseen: the slip names it on an overplay; else no winner can be read.
+      if (this.trumpSlip >= 0) {
+        this.trump = suitOf(this.trumpSlip);
+        l.setAside.push(`the trump card was never seen; the trump suit is taken from the trump slip (${formatCard(this.trumpSlip)})`);
+      } else {
+        this.leadsUnjudged = true;
+        l.setAside.push('the trump card was never seen, so trick winners are read without a trump and no lead is judged in this deal');
+      }
+    } else if (l.trumpRead !== undefined && this.openingLeadMade && l.trumpRead !== this.trumpSlip) {
+      // Seen in the same stretch as the first plays, the dealer's first card may have been his play, not the trump.
+      this.leadsUnjudged = true;
+      l.setAside.push(`${formatCard(l.trumpRead)} is taken as the turned trump, but play may have begun before it was seen, so no lead is judged in this deal`);
+    }
+    let last = this.curUncertain ? Math.min(this.trickNumber, TOTAL_TRICKS) : l.trick;
+    for (let t = TOTAL_TRICKS; t > last; t--) if (this.uncertainTricks & (1 << t)) { last = t; break; }
+    const tricks = last > l.trick ? `tricks ${l.trick}–${last}` : `trick ${l.trick}`;
+    const span = l.fromSeq === undefined ? 'over events without a seq'
+      : toSeq === undefined ? `from event ${l.fromSeq} to the end of the play` : `between event ${l.fromSeq} and event ${toSeq}`;
+    const extra: Partial<Finding> = {};
+    if (l.fromSeq !== undefined) extra.fromSeq = l.fromSeq;
+    if (toSeq !== undefined) extra.toSeq = toSeq;
+    this.addFinding('play-order-lost', l.seat, this.code.playOrderLost(this.ctx, l.seat),
+      `play order lost ${span} (${tricks}): no out-of-turn, renounce or revoke ruling rests on these cards${l.setAside.length ? `; ${l.setAside.join('; ')}` : ''}`,
+      undefined, l.trick, extra);
+  }
+
+  /**
+   * A card placed while the order is unknown, or to a trick a stretch touched: counted, never judged on its order.
+   * Where a trick ended is read from the cards: a seat that has played to it already, or a card still on the table
+   * once every card of the trick was taken up, begins the next trick; the one left behind lacks cards the table
+   * never saw. Returns false when that next trick begins in known order: the normal fold takes the card.
+   */
+  private placeUnjudged(seat: number, card: number): boolean {
+    if (this.curUncertain && this.curCount > 0 && ((this.curMask & (1 << seat)) !== 0 || (!holds(this.gone!, card) && this.allGone()))) {
+      this.completeTrick();
+      this.quitTrick(); // a lead to the next trick quits the last one
+      if (!this.lost) return false;
+    }
+    this.curUncertain = true;
+    if (this.curCount === 0) this.beginPlay();
+    this.commit(seat, card);
+    return true;
+  }
+
+  /** True when every card of the trick in progress was taken up while its order was unknown. */
+  private allGone(): boolean {
+    for (let i = this.curStart; i < this.flatCards.length; i++) if (!holds(this.gone!, this.flatCards[i])) return false;
+    return true;
+  }
+
+  /**
+   * An uncertain trick ends: its cards after the ones played in known order are put clockwise from the likeliest
+   * leader, the known one or else the last trick's winner if he played to it, so that the winner is read as well as
+   * the cards allow. In place, on four cards at most.
+   */
+  private orderByGuess(from: number): void {
+    const fs = this.flatSeats, fc = this.flatCards;
+    const lead = this.curKnown > 0 || !(this.curMask & (1 << this.properLeader)) ? fs[from] : this.properLeader;
+    const start = from + this.curKnown;
+    for (let i = start + 1; i < fs.length; i++) {
+      const s = fs[i], c = fc[i], d = (s - lead) & 3;
+      let j = i - 1;
+      for (; j >= start && ((fs[j] - lead) & 3) > d; j--) {
+        fs[j + 1] = fs[j];
+        fc[j + 1] = fc[j];
+      }
+      fs[j + 1] = s;
+      fc[j + 1] = c;
+    }
   }
 
   // ---------------------------------------------------------------- claim and remedies
@@ -858,9 +1057,16 @@ export class DealPlay {
 
   /** Close the play: renounces never established by a later play are established at the end. */
   finish(): void {
+    if (this.lost) this.reportLostOrder(undefined);
     if (this.quitPending) this.quitTrick();
     this.establishWhere(() => true, 'end-of-play');
-    if (this.trickWinner.length === TOTAL_TRICKS && this.claim === null) {
+    if (this.trickWinner.length === TOTAL_TRICKS && this.claim === null && this.uncertainTricks) {
+      // Tricks read without their order may lack cards the table never saw: a count, not a player's short hand.
+      let seen = 0;
+      for (const s of this.seats) seen += this.playedCount[s];
+      const unseen = TOTAL_TRICKS * this.seats.length - seen;
+      if (unseen > 0) this.notes.push(`${unseen} card${unseen === 1 ? ' was' : 's were'} never seen while the play order was lost; the tricks count the cards seen`);
+    } else if (this.trickWinner.length === TOTAL_TRICKS && this.claim === null) {
       for (const s of this.seats) {
         const n = this.playedCount[s];
         if (n !== TOTAL_TRICKS && !this.fouled) {

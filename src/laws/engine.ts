@@ -63,8 +63,8 @@ export class Table {
     if (this.keepEvents) this.dealEvents.push(ev);
     const before = d.findings.length;
     switch (ev.type) {
-      case 'place': d.place(seatIndex(ev.seat), ev.card, ev.seq, ev.tag); break;
-      case 'lift': d.lift(seatIndex(ev.seat), ev.card, ev.seq); break;
+      case 'place': d.place(seatIndex(ev.seat), ev.card, ev.seq, ev.tag, ev.orderUnknown === true); break;
+      case 'lift': d.lift(seatIndex(ev.seat), ev.card, ev.seq, ev.orderUnknown === true); break;
       case 'claim': d.claimTricks(seatIndex(ev.seat), ev.tricks, ev.seq); break;
       case 'remedy': this.remedy(ev); break;
       case 'exchange': d.exchange(seatIndex(ev.seat)); break;

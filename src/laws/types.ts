@@ -5,11 +5,11 @@ import type { RemedyName } from '../formats/table-log.js';
 export type FindingKind =
   | 'renounce-in-error' | 'revoke' | 'lead-out-of-turn' | 'play-out-of-turn' | 'wrong-trump-card'
   | 'card-not-in-hand' | 'wrong-card-count' | 'duplicate-card' | 'unknown-card' | 'card-liable-to-be-called'
-  | 'failure-to-comply';
+  | 'failure-to-comply' | 'play-order-lost';
 
 /** A remedy the law offers, and whose option it is (a seat, a side, or "director"). */
 export interface Remedy {
-  remedy: RemedyName | 'new-deal' | 'average' | 'transfer' | 'correct' | 'none';
+  remedy: RemedyName | 'new-deal' | 'average' | 'transfer' | 'correct' | 'none' | 'director-ruling';
   /** Who may exact or choose it. */
   option: Seat | Side | 'director' | 'offender';
   /** Human text quoting what the law allows. */
@@ -30,6 +30,10 @@ export interface Finding {
   renounceTrick?: number;
   /** seq of the table event that produced the finding, when the event carried one. */
   seq?: number;
+  /** play-order-lost: seq of the first event whose order is unknown. */
+  fromSeq?: number;
+  /** play-order-lost: seq of the first event in known order after the stretch; absent when the play ended first. */
+  toSeq?: number;
 }
 
 export interface TrickRecord {
@@ -38,6 +42,11 @@ export interface TrickRecord {
   winner: Seat;
   /** Play order, given only when it was not clockwise from the leader (a play out of turn); else the key order of `cards`. */
   order?: Seat[];
+  /**
+   * Extension: a stretch whose order is unknown touched this trick; its leader, card order and winner are the
+   * engine's best reading of the cards, and the trick may lack cards the table never saw.
+   */
+  orderUnknown?: true;
 }
 
 export interface DealResult {

@@ -79,6 +79,14 @@ export const american: LawCode = {
     ]);
   },
 
+  playOrderLost() {
+    // Seed 002 has no umpire or referee provision in the laws (Am. 19-39, Eng. 1-39); the nearest are the revoke
+    // claim proved from mixed cards (Am. 32) and the etiquette's referral of a disputed fact to a bystander.
+    return ruling('Am. 32; Whist Etiquette 8', 'The whist laws name no umpire or referee for a disputed fact. If the cards have been mixed, a revoke claim may be urged and proved, if possible (Am. 32); no player should object to referring a disputed question of fact to a bystander who professes himself uninterested in the result and able to decide it (Whist Etiquette 8)', [
+      remedy('director-ruling', 'director', 'the question of fact goes to an uninterested bystander, here the director (Whist Etiquette 8)'),
+    ]);
+  },
+
   claimNotAdmitted(ctx, seat) {
     return ruling('Am. 36', `${S(seat)} said he could win the rest: his partner's cards must be laid upon the table and are liable to be called`, [
       remedy('call-card', adversaries(ctx, seat), 'either adversary may call them (Am. 20)'),

@@ -136,6 +136,12 @@ export const bridge: LawCode = {
     ]);
   },
 
+  playOrderLost() {
+    return ruling('L85', 'Rulings on disputed facts: the Director bases his view of the facts on the balance of probabilities, in accordance with the weight of the evidence he is able to collect (L85A1); if he cannot determine them to his satisfaction he makes a ruling that permits play to continue (L85B)', [
+      remedy('director-ruling', 'director', 'the Director determines the order of play from the evidence and rules as in L84 (L85A2)'),
+    ]);
+  },
+
   claimNotAdmitted() {
     return null; // L68D: play ceases on a claim; the Director decides.
   },

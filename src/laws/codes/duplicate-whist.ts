@@ -159,6 +159,14 @@ export const duplicateWhist: LawCode = {
     return ruling('Dup. V.1', 'The tray is fouled on the overplay', rems);
   },
 
+  playOrderLost() {
+    // The Laws of Duplicate Whist name no umpire for disputed facts (the umpire appears only at the shuffle, I.1);
+    // what they give is the cards themselves, kept in the order played, and the revoke claim proved from them.
+    return ruling('Dup. VI.2, X.6', 'The Laws of Duplicate Whist name no umpire or referee for a disputed fact. The cards must be left in the order in which they were played and quitted until the scores for the deal are recorded (VI.2), so the order can be checked from them; a revoke claim may still be urged and proved if possible (X.6)', [
+      remedy('director-ruling', 'director', 'the director establishes the order from the cards left in order (VI.2) and rules on any claim made'),
+    ]);
+  },
+
   claimNotAdmitted(ctx, seat) {
     return ruling('Dup. VII.2', `${S(seat)} claimed the rest and play went on: his partner's cards must be laid face up and are liable to be called`, [
       remedy('call-card', adversaries(ctx, seat), 'each card is liable to be called by the adversary on the holder\'s right (VII.4)'),
