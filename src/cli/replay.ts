@@ -51,7 +51,7 @@ export function replayJson(r: ReplayResult): string {
   const deals = r.deals.map((d) => ({
     board: d.board,
     variant: d.variant,
-    tricks: d.tricks.map((t) => ({ leader: t.leader, cards: t.cards, winner: t.winner })),
+    tricks: d.tricks.map((t) => (t.orderUnknown ? { leader: t.leader, cards: t.cards, winner: t.winner, orderUnknown: true } : { leader: t.leader, cards: t.cards, winner: t.winner })),
     tricksWon: d.tricksWon,
     findings: d.findings,
     scored: d.scored,
