@@ -11,7 +11,7 @@ import { Journal, DeliveryMark as JournalMark, type UnstampedEvent } from '../jo
 import { Table } from '../laws/engine.js';
 import { Feed, CommandRejected, type FeedLogger } from '../feed/mqtt-feed.js';
 import { type FeedCommand, TransactionIndex, commandTx } from '../feed/commands.js';
-import { type BindingInterface, MultiBridge, presenceFromEvents, type SeatEvent } from '../hardware/bridge-driver.js';
+import { type BindingInterface, MultiBridge, presenceFromEvents, resumePoints, type SeatEvent } from '../hardware/bridge-driver.js';
 import { SeatMap } from '../hardware/seat-map.js';
 import { loadDecks } from '../hardware/deck.js';
 import type { ScanErrorEvent } from '../hardware/tray-code.js';
@@ -185,7 +185,9 @@ export class Controller {
     const seatMap = SeatMap.fromConfig({ bridges: Object.fromEntries(hw.bridges.map((b) => [b.id, Object.fromEntries(b.readers.map((r) => [String(r.reader), r.seat]))])) });
     const multi = new MultiBridge({
       bridges: hw.bridges.map((b) => ({ path: b.port, bridgeId: b.id, binding: this.opts.binding })), seatMap, decks,
-      initialPresence: presenceFromEvents(restored), logger: this.log,
+      // Each bridge resumes after the last line journaled from it (its `src`): what it sent after that, it sends
+      // again in order, and nothing twice. Events are journaled with their `src` and `orderUnknown` as they come.
+      initialPresence: presenceFromEvents(restored), resume: resumePoints(restored), logger: this.log,
     });
     multi.on('event', (ev: SeatEvent) => { this.ingest(ev as UnstampedEvent).catch((err) => this.log.error({ err, ev }, 'event not journaled')); });
     multi.on('reader-status', (s: unknown) => this.log.info({ status: s }, 'reader status'));
