@@ -53,7 +53,7 @@ describe('tenace replay', () => {
   });
 
   it('the human output is a trick-by-trick table plus the findings with their law citations', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tenace-'));
+    const dir = mkdtempSync(join(scratch, 'case-'));
     const file = join(dir, 'revoke.ndjson');
     writeFileSync(file, [
       '{"type":"deal","board":3,"variant":"duplicate-whist","dealer":"W","hands":"N:AKQJ.AKQ.AKQ.AKQ T98.JT98.JT9.JT9 765.765.8765.876 432.432.432.5432"}',
@@ -72,7 +72,7 @@ describe('tenace replay', () => {
   });
 
   it('--pbn writes our findings as ^R, and the PBN reads back with the revoke marked', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tenace-'));
+    const dir = mkdtempSync(join(scratch, 'case-'));
     const file = join(dir, 'revoke.ndjson');
     const tricks = [['N', 'SA'], ['E', 'H8'], ['S', 'S5'], ['W', 'S2']];
     writeFileSync(file, [
@@ -89,7 +89,7 @@ describe('tenace replay', () => {
   });
 
   it('bad lines are named with their line number and the rest still replays; exit 0', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tenace-'));
+    const dir = mkdtempSync(join(scratch, 'case-'));
     const file = join(dir, 'bad.ndjson');
     writeFileSync(file, '{"type":"deal","variant":"whist"}\n{"type":"place","seat":"Q","card":"SA"}\nnot json\n{"type":"place","seat":"N","card":"SA"}\n');
     const { code, err, out } = run([file, '--json']);
@@ -101,7 +101,7 @@ describe('tenace replay', () => {
 
   it('exit codes: non-zero only for unreadable input — 66 missing file, 65 nothing to replay, 64 usage', () => {
     expect(run(['/nonexistent/x.ndjson']).code).toBe(66);
-    const dir = mkdtempSync(join(tmpdir(), 'tenace-'));
+    const dir = mkdtempSync(join(scratch, 'case-'));
     writeFileSync(join(dir, 'empty.pbn'), 'garbage\n');
     expect(run([join(dir, 'empty.pbn')]).code).toBe(65);
     expect(run([]).code).toBe(64);

@@ -1,10 +1,10 @@
 // Enrolment: the pure state machine, and `tenace enrol` on MockBinding.
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type * as BindingMock from '@serialport/binding-mock' with { 'resolution-mode': 'require' };
 import { enrolCommand } from '../../src/cli/enrol.js';
 import { DeckSet, loadDeckFile, virtualDeck, writeDeckFile } from '../../src/hardware/deck.js';
@@ -12,6 +12,10 @@ import { cardName, Enrolment, enrolmentOrder } from '../../src/hardware/enrol.js
 import { decodeLine, encodeFrame, type Frame } from '../../src/hardware/protocol.js';
 
 const { MockBinding } = createRequire(import.meta.url)('@serialport/binding-mock') as typeof BindingMock;
+
+// Every scratch folder of this file is made in one folder, removed after its tests (nothing left in /tmp).
+const scratch = mkdtempSync(join(tmpdir(), 'tenace-enrol-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const uidN = (n: number) => `04${n.toString(16).toUpperCase().padStart(12, '0')}`;
 
@@ -140,7 +144,7 @@ describe('tenace enrol (MockBinding)', () => {
   }
 
   it('walks through the cards, refuses a repeat, saves after each card and resumes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tenace-enrol-'));
+    const dir = mkdtempSync(join(scratch, 'case-'));
     const file = join(dir, 'red.json');
     const path = '/dev/serial/by-id/usb-enrol-1';
     const s = start(['--deck', 'red', '--port', path, '--out', file], path);

@@ -1,8 +1,8 @@
 // Deck files: format, virtual decks, loading several packs, atomic writes, `tenace deck`.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { deckCommand } from '../../src/cli/deck.js';
 import {
   BRIDGE_ORDER,
@@ -19,7 +19,10 @@ import {
 import { writeFileAtomicSync } from '../../src/journal/atomic.js';
 import { isUidHex } from '../../src/hardware/protocol.js';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'tenace-deck-'));
+// Every scratch folder of this file is made in one folder, removed after its tests (nothing left in /tmp).
+const scratch = mkdtempSync(join(tmpdir(), 'tenace-deck-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const tmp = () => mkdtempSync(join(scratch, 'case-'));
 
 describe('virtualDeck', () => {
   it('is deterministic: 52 distinct 7-byte NXP-like UIDs, one per card', () => {

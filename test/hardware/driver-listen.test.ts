@@ -1,10 +1,10 @@
 // `tenace listen` on MockBinding: writes the TableEvents it sees as ndjson, stops on idle, and a
 // restart on the same log continues it without inventing anything twice.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type * as BindingMock from '@serialport/binding-mock' with { 'resolution-mode': 'require' };
 import { listenCommand } from '../../src/cli/listen.js';
 import { virtualDeck, writeDeckFile } from '../../src/hardware/deck.js';
@@ -12,6 +12,10 @@ import { decodeLine, encodeFrame, type Frame, seqAfter } from '../../src/hardwar
 import { parseTableLog } from '../../src/formats/table-log.js';
 
 const { MockBinding } = createRequire(import.meta.url)('@serialport/binding-mock') as typeof BindingMock;
+// Every scratch folder of this file is made in one folder, removed after its tests (nothing left in /tmp).
+const scratch = mkdtempSync(join(tmpdir(), 'tenace-listen-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
 
 /** A v2 device that answers ident, present (from `tags`) and since (from its event log), behind MockBinding. */
 function device(path: string) {
@@ -82,7 +86,7 @@ describe('tenace listen', () => {
   afterEach(() => MockBinding.reset());
 
   it('appends the TableEvents as ndjson, exits on --idle-exit, and a restart continues the log', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tenace-listen-'));
+    const dir = mkdtempSync(join(scratch, 'case-'));
     const red = virtualDeck('red');
     const blue = virtualDeck('blue');
     writeDeckFile(join(dir, 'red.json'), red);
@@ -136,7 +140,7 @@ describe('tenace listen', () => {
   });
 
   it('--map and --stamp; stops cleanly when asked', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tenace-listen-'));
+    const dir = mkdtempSync(join(scratch, 'case-'));
     writeDeckFile(join(dir, 'd.json'), virtualDeck('d'));
     const d = virtualDeck('d');
     const out = join(dir, 'o.ndjson');
@@ -166,7 +170,7 @@ describe('tenace listen', () => {
     expect(await listenCommand([], { io, signals: false })).toBe(64);
     expect(await listenCommand(['--port', '/dev/x', '--log', '/tmp/x', '--map', 'r9=Q'], { io, signals: false })).toBe(64);
     expect(await listenCommand(['--port', '/dev/x', '--log', '/tmp/x', '--idle-exit', 'soon'], { io, signals: false })).toBe(64);
-    const dir = mkdtempSync(join(tmpdir(), 'tenace-listen-'));
+    const dir = mkdtempSync(join(scratch, 'case-'));
     writeFileSync(join(dir, 'bad.json'), '{"deck":"x"}');
     expect(await listenCommand(['--port', '/dev/x', '--log', join(dir, 'o'), '--deck', join(dir, 'bad.json')], { io, signals: false })).toBe(65);
   });

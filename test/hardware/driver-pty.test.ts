@@ -3,16 +3,20 @@
 // mid-deal, then SIGTERM. Checks that nothing is lost, invented or reordered, and that the process
 // exits 0.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SerialPort } from 'serialport';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { virtualDeck, writeDeckFile } from '../../src/hardware/deck.js';
 import { LineSplitter } from '../../src/hardware/line-splitter.js';
 import { decodeLine, encodeFrame, type Frame, seqAfter } from '../../src/hardware/protocol.js';
 
 const root = resolve(import.meta.dirname, '../..');
+// Every scratch folder of this file is made in one folder, removed after its tests (nothing left in /tmp).
+const scratch = mkdtempSync(join(tmpdir(), 'tenace-pty-test-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function waitFor(pred: () => boolean, ms: number, what: string): Promise<void> {
@@ -100,7 +104,7 @@ class PtyDevice {
 
 describe('tenace listen over a socat pty pair', () => {
   it('survives an unplug mid-deal, loses and invents nothing, exits 0 on SIGTERM', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tenace-pty-'));
+    const dir = mkdtempSync(join(scratch, 'case-'));
     const deck = virtualDeck('pty');
     writeDeckFile(join(dir, 'deck.json'), deck);
     const uid = (c: string) => Object.keys(deck.cards).find((u) => deck.cards[u] === c)!;
