@@ -315,8 +315,7 @@ export class Feed extends EventEmitter<FeedEvents> {
       }
     }
     try {
-      // Without a connection there is nobody to say goodbye to: end at once (a graceful end would wait for it).
-      await withTimeout(client.endAsync(!client.connected), 2000);
+      await withTimeout(client.endAsync(false), 2000);
     } catch {
       await client.endAsync(true);
     }
