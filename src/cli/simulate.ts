@@ -9,15 +9,15 @@ import { type Simulation, journalDirProblem, startSimulation } from '../daemon/s
 import { FaultSpecError, parseFaultSpec } from '../hardware/emulator-faults.js';
 import { JournalLockedError } from '../journal/lock.js';
 import { EX_USAGE, STDIO, parseCommand } from './args.js';
+import { EX_JOURNAL_IN_USE } from './run.js';
 import { loadLog } from './load-log.js';
 
 const USAGE = 'usage: tenace simulate [--broker URL] [--club C] [--table T] [--play FILE]... [--speed X|max] [--journal DIR] [--http-port P] [--faults SPEC] [--serial auto|pty|loopback] [--exit] [--broker-wait S]\n'
   + '  --journal DIR    keep the journal in DIR (created when missing); without it a temporary folder is used and removed on exit\n'
   + '  --broker-wait S  with --broker and --exit: give up after S seconds without the broker (default 30)\n';
-/** sysexits: EX_UNAVAILABLE (no broker), EX_CANTCREAT (journal folder), EX_TEMPFAIL (journal in use). */
+/** sysexits: EX_UNAVAILABLE (no broker), EX_CANTCREAT (journal folder). */
 const EX_UNAVAILABLE = 69;
 const EX_CANTCREAT = 73;
-const EX_TEMPFAIL = 75;
 const SEED_HANDS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test', 'fixtures', 'seed-hands');
 
 /** Run the simulation; with --exit it stops once the log is played, else on SIGINT/SIGTERM. */
@@ -102,7 +102,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
       });
     } catch (e) {
       process.stderr.write(`tenace simulate: ${(e as Error).message}\n`);
-      return e instanceof JournalLockedError ? EX_TEMPFAIL : 1;
+      return e instanceof JournalLockedError ? EX_JOURNAL_IN_USE : 1;
     }
     process.stdout.write(`tenace: journal in ${sim.journal}${sim.temporaryJournal ? ' (temporary: removed on exit; --journal DIR keeps one)' : ''}\n`);
     process.stdout.write(sim.serial === 'pty'
