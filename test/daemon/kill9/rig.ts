@@ -21,7 +21,7 @@ export const ROOT = resolve(import.meta.dirname, '../../..');
 export const SOCAT = '/usr/bin/socat';
 export const BROKER_URL = 'mqtt://127.0.0.1:1883';
 const SESSION = 'kill9';
-/** Launchers kept warming (see spawn()). */
+/** Launchers kept warming by default (see warm()). */
 const SPARES = 2;
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -129,6 +129,12 @@ export class Daemon {
     return this.logs.filter((l) => l.msg === msg);
   }
 
+  /** Milliseconds from go() to the driver's first resynchronisation, or undefined. */
+  sinceSync(): number | undefined {
+    const l = this.syncs()[0];
+    return l && typeof l.time === 'string' ? Date.parse(l.time) - this.goAt : undefined;
+  }
+
   /** The driver's resynchronisations so far (SYNC_MESSAGES lines). */
   syncs(): LogLine[] {
     return this.logs.filter((l) => SYNC_MESSAGES.includes(l.msg ?? ''));
@@ -151,6 +157,8 @@ export interface RigOptions {
   /** A fresh folder for the journal, the deck, the config and the pty links. */
   dir: string;
   daemon: DaemonBuild;
+  /** Launchers to keep warming (default 2): more when kills come faster than a launcher warms. */
+  spares?: number;
 }
 
 /** One table: pty pair, emulator, config, journal folder, spectator; daemons come and go. */
@@ -246,17 +254,17 @@ export class Rig {
   }
 
   /**
-   * Top up the launchers warming for the next starts. Called once a daemon is back, so that warming does not slow a
-   * start down; there are two because a launcher takes a second or two to warm on a loaded machine, and kills can
-   * come faster than that.
+   * Top up the launchers warming for the next starts. Called once a daemon is back (or by a test right after a kill),
+   * so that warming does not slow a start down; there are two because a launcher takes a second or two to warm on a
+   * loaded machine, and kills can come faster than that.
    */
-  private warm(): void {
+  warm(): void {
     this.spares = this.spares.filter((x) => x.running);
-    while (this.spares.length < SPARES) this.spares.push(new Daemon(this.opts.daemon.launcher, this.configPath));
+    while (this.spares.length < (this.opts.spares ?? SPARES)) this.spares.push(new Daemon(this.opts.daemon.launcher, this.configPath));
   }
 
   /**
-   * Wait until daemon `d` has resynchronised with the bridge (its driver reconciled a snapshot with the journal) and
+   * Wait until daemon `d` has resynchronised with the bridge (its driver applied a replay or reconciled a snapshot) and
    * the journal holds at least `events` events. After that, every line the emulator writes reaches a synced driver.
    */
   async waitBack(d: Daemon, events: number, timeoutMs = 20_000): Promise<void> {
@@ -282,11 +290,6 @@ export class Rig {
       return events.length >= n;
     }, timeoutMs, () => `${n} events in ${this.journalPath} (it has ${events.length}):\n${d?.tail() ?? '(no daemon)'}`);
     return events;
-  }
-
-  /** The club layer starts the deal with `request/start-deal` (see command()). Resolves to the response. */
-  startDeal(deal: Record<string, unknown>, timeoutMs = 15_000): Promise<Record<string, unknown>> {
-    return this.command('start-deal', deal, { timeoutMs });
   }
 
   /**
