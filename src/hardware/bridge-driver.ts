@@ -393,10 +393,15 @@ interface Snapshot {
   tags: Array<{ reader: number; uid: string }>;
 }
 
+/** A replay being received: its records are applied as they come (a clean prefix of a replay is
+ * exactly the first events after `after`), so a damaged replay still moves `last` on. */
 interface Replay {
   hseq: number;
   count: number;
-  recs: Array<{ oseq: number; kind: 'arrive' | 'leave'; reader: number; uid: string }>;
+  got: number;
+  /** stats.places/lifts when it began, for the `synced` report. */
+  places: number;
+  lifts: number;
 }
 
 /**
@@ -1029,15 +1034,13 @@ export class BridgeDriver extends EventEmitter {
           this.stats.strayReplayLines++;
           return;
         }
-        this.replay.recs.push({ oseq: f.oseq as number, kind: f.kind as 'arrive' | 'leave', reader: f.reader as number, uid: f.uid as string });
-        if (this.replay.recs.length > this.replay.count) {
-          this.discardReplay('more records than announced');
-          this.resendSince();
-        }
+        this.onRecord(f.oseq as number, f.kind as 'arrive' | 'leave', f.reader as number, f.uid as string);
         return;
       case 'replayend':
         if (!this.replay) {
+          // The end of a replay whose start was lost: if it answered the since in force, ask again now.
           this.stats.strayReplayLines++;
+          if (this.recovery?.phase === 'since' && this.recovery.acked) this.resendSince();
           return;
         }
         this.finishReplay(f.seq, f.hseq as number, f.count as number);
@@ -1052,6 +1055,8 @@ export class BridgeDriver extends EventEmitter {
         if (!p) return;
         clearTimeout(p.timer);
         this.pending.delete(f.hseq as number);
+        // Known at once, not in a promise continuation: the replay follows in the same chunk.
+        if (t === 'ack' && p.type === 'since' && this.recovery?.phase === 'since') this.recovery.acked = true;
         if (t === 'ack') p.resolve(f);
         else p.reject(new CommandError(`${p.type}: refused by the bridge (${String(f.code)})`, 'nak', f.code as string));
         return;
@@ -1280,10 +1285,15 @@ export class BridgeDriver extends EventEmitter {
     this.recovery = { phase: 'since', epoch, boot, after, thenPresent, acked: false, tries };
     this.replay = undefined;
     this.stats.sinceRequests++;
+    // An earlier since still waiting for its ack is superseded: its retries would only bring stray replays.
+    for (const [h, p] of this.pending) {
+      if (p.type !== 'since') continue;
+      clearTimeout(p.timer);
+      this.pending.delete(h);
+      p.reject(new CommandError('since: superseded', 'closed'));
+    }
     this.command('since', { boot, after }).then(
-      () => {
-        if (this.recovery?.epoch === epoch && this.recovery.phase === 'since') this.recovery.acked = true;
-      },
+      () => undefined,
       (e: Error) => {
         if (this.recovery?.epoch !== epoch) return;
         const gone = e instanceof CommandError && e.nak === 'gone';
@@ -1302,16 +1312,19 @@ export class BridgeDriver extends EventEmitter {
     }, this.opts.snapshotTimeoutMs);
   }
 
-  /** Ask the same since again (a broken or missing replay); after SINCE_TRIES, fall back. */
+  /**
+   * Ask again from where the replay got to (a broken or missing replay); after SINCE_TRIES in a row
+   * without a single record, fall back to a snapshot.
+   */
   private resendSince(): void {
     const rs = this.recovery;
     if (rs?.phase !== 'since') return;
     if (rs.tries + 1 >= SINCE_TRIES) {
-      this.log.warn({ bridge: this.bridge, boot: rs.boot, after: rs.after }, 'no whole replay came: reconciling a snapshot (order unknown)');
+      this.log.warn({ bridge: this.bridge, boot: rs.boot, after: this.last }, 'no replay came through: reconciling a snapshot (order unknown)');
       this.startPresent();
       return;
     }
-    this.startSince(rs.boot, rs.after, rs.thenPresent, rs.tries + 1);
+    this.startSince(rs.boot, this.last, rs.thenPresent, rs.tries + 1);
   }
 
   private startPresent(): void {
@@ -1352,7 +1365,25 @@ export class BridgeDriver extends EventEmitter {
       this.startPresent();
       return;
     }
-    this.replay = { hseq, count, recs: [] };
+    this.replay = { hseq, count, got: 0, places: this.stats.places, lifts: this.stats.lifts };
+  }
+
+  /** One replayed record, in order: applied unless already applied (not after `last`). */
+  private onRecord(oseq: number, kind: 'arrive' | 'leave', reader: number, uid: string): void {
+    const rp = this.replay!;
+    const rs = this.recovery as Extract<Resync, { phase: 'since' }>;
+    if (++rp.got > rp.count) {
+      this.discardReplay('more records than announced');
+      this.resendSince();
+      return;
+    }
+    if (!seqAfter(oseq, this.last)) {
+      this.stats.replaySkipped++;
+      return;
+    }
+    this.last = oseq;
+    rs.tries = 0; // progress: a damaged replay is asked again from here, as often as it helps
+    this.applyOne(kind, reader, uid, false, { seq: oseq, unknown: rs.thenPresent });
   }
 
   private discardReplay(why: string): void {
@@ -1365,28 +1396,18 @@ export class BridgeDriver extends EventEmitter {
     const rp = this.replay!;
     this.replay = undefined;
     const rs = this.recovery as Extract<Resync, { phase: 'since' }>;
-    if (hseq !== rp.hseq || count !== rp.count || rp.recs.length !== rp.count) {
-      this.discardReplay(`announced ${rp.count} records, got ${rp.recs.length}, end says ${count}`);
+    if (hseq !== rp.hseq || count !== rp.count || rp.got !== rp.count) {
+      this.discardReplay(`announced ${rp.count} records, got ${rp.got}, end says ${count}`);
       this.resendSince();
       return;
     }
     this.stats.replays++;
     clearTimeout(this.recoveryTimer);
-    const p0 = this.stats.places;
-    const l0 = this.stats.lifts;
-    // Records already applied (not after `last`) are skipped: a second replay changes nothing.
-    for (const rec of rp.recs) {
-      if (!seqAfter(rec.oseq, this.last)) {
-        this.stats.replaySkipped++;
-        continue;
-      }
-      this.last = rec.oseq;
-      this.applyOne(rec.kind, rec.reader, rec.uid, false, { seq: rec.oseq, unknown: rs.thenPresent });
-    }
+    // The replay covers every line before it: the ordered stream resumes after its end.
     this.last = endSeq;
     this.synced = true;
-    const places = this.stats.places - p0;
-    const lifts = this.stats.lifts - l0;
+    const places = this.stats.places - rp.places;
+    const lifts = this.stats.lifts - rp.lifts;
     this.log[places + lifts > 0 ? 'info' : 'debug']({ bridge: this.bridge, boot: rs.boot, after: rs.after, records: count, places, lifts }, 'replay applied');
     if (rs.thenPresent) {
       // The snapshot asked for with the since is on its way.
