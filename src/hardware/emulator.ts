@@ -768,8 +768,19 @@ export class FirmwareEmulator extends EventEmitter<EmulatorEvents> {
     const faultsBefore = this.stats.lost + this.stats.corrupted;
     const covers = this.dirty && from < this.faultAbs;
     this.send({ type: 'replay', hseq, count: recs.length });
-    for (const e of recs) this.send({ type: 'rec', oseq: e.seq, kind: e.kind, reader: e.reader, uid: e.uid }, { inBlock: true });
+    // A host applies a replay's records as they come: if the replay line got through, the records
+    // before the first damaged line are its, and it will ask again from there.
+    const headClean = this.stats.lost + this.stats.corrupted === faultsBefore;
+    let damagedAt = 0;
+    for (const e of recs) {
+      const before = this.stats.corrupted;
+      this.send({ type: 'rec', oseq: e.seq, kind: e.kind, reader: e.reader, uid: e.uid }, { inBlock: true });
+      if (!damagedAt && this.stats.corrupted !== before) damagedAt = e.abs;
+    }
+    const before = this.stats.corrupted;
     this.send({ type: 'replayend', hseq, count: recs.length }, { inBlock: true });
+    if (!damagedAt && this.stats.corrupted !== before) damagedAt = this.abs;
+    if (covers && headClean && damagedAt) this.faultAbs = damagedAt;
     this.stats.replays++;
     // A clean replay that starts before the first fault gives the host every event it missed.
     this.resynced(covers && this.stats.lost + this.stats.corrupted === faultsBefore);
