@@ -74,7 +74,7 @@ function buildCorpus(opts: DriverBenchOptions, decks: DeckSet, seatMap: SeatMap)
   const lines: string[] = [];
   const card: number[] = [];
   const put = (f: Frame, isCard: boolean) => { lines.push(encodeFrame(f)); card.push(isCard ? 1 : 0); };
-  put({ seq: 0, type: 'hello', fw: '1.0.0-bench', proto: 1, readers: 4, reset: 'power' }, false);
+  put({ seq: 0, type: 'hello', fw: '1.0.0-bench', proto: 2, readers: 4, reset: 'power', boot: 1 }, false);
   let seq = 0;
   seq = nextDeviceSeq(seq);
   put({ seq, type: 'cfg', pollMs: 50, misses: 3 }, false);
@@ -92,7 +92,7 @@ function buildCorpus(opts: DriverBenchOptions, decks: DeckSet, seatMap: SeatMap)
       if (step.kind === 'arrive') { places++; onReader[step.reader]++; } else { lifts++; onReader[step.reader]--; }
       if (cardLines % opts.hbEvery === 0) {
         seq = nextDeviceSeq(seq);
-        put({ seq, type: 'hb', uptimeS: uptime++, status: 'OOOO', tags: onReader.map((n) => Math.min(9, n)) }, false);
+        put({ seq, type: 'hb', uptimeS: uptime++, status: 'OOOO', tags: onReader.map((n) => Math.min(9, n)), boot: 1 }, false);
         hbLines++;
       }
     }

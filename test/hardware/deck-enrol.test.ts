@@ -110,7 +110,7 @@ describe('tenace enrol (MockBinding)', () => {
             if (!r.ok) continue;
             setImmediate(() => {
               send({ type: 'ack', hseq: r.frame.seq, cmd: r.frame.type });
-              if (r.frame.type === 'ident') send({ type: 'identity', fw: '1.0.0', proto: 1, readers: 4, reset: 'power', uptimeS: 1 });
+              if (r.frame.type === 'ident') send({ type: 'identity', fw: '2.0.0', proto: 2, readers: 4, reset: 'power', uptimeS: 1, boot: 1 });
               if (r.frame.type === 'present') {
                 send({ type: 'snap', hseq: r.frame.seq, total: 0 });
                 send({ type: 'snapend', hseq: r.frame.seq, total: 0, status: 'OOOO' });
