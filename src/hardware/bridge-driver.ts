@@ -19,7 +19,8 @@
 //   last `src` of this bridge in the journal) — it sends `since <boot> <last>` and HOLDS live
 //   arrive/leave lines until `replayend`: they are inside the replay, which is applied in seq order
 //   (records not after `last` are skipped, so a replay is idempotent, and arrive/leave are
-//   idempotent against J). Then live lines go on.
+//   idempotent against J). A damaged replay is asked again from the last record applied. Then live
+//   lines go on.
 // - The snapshot (`present`, §11) is the fallback only: on `nak gone`, on no answer, after a reset,
 //   on a heartbeat count that disagrees, when a deferred reader settles, or with nothing to resume
 //   from. Every place/lift emitted while a snapshot is awaited, and every one the reconciliation
@@ -42,7 +43,9 @@
 // - Lost ports (unplugged: 'close' with a disconnect error, ENOENT/EACCES/EBUSY on open) are
 //   reopened with capped exponential backoff (250 ms doubling to 5 s). Nothing here ever exits the
 //   process or emits 'error'; listener exceptions are caught and counted. Buffers are bounded: a
-//   line ≤ 96 bytes, a snapshot ≤ its announced total, a replay ≤ MAX_REPLAY records.
+//   line ≤ 96 bytes, a snapshot ≤ its announced total; replayed records are applied as they come
+//   (a clean prefix of a replay is exactly the first events missed), nothing of a replay is kept,
+//   and at most MAX_PENDING commands wait for an answer.
 // - Paths: configure the stable `/dev/serial/by-id/usb-…` (or `/dev/tenace-bridge-<serial>` from
 //   hardware/99-tenace.rules) path. It is opened as given, so a replug that renumbers ttyACM0 →
 //   ttyACM1 still finds the bridge; the symlink is resolved only to log where it points.
@@ -373,7 +376,7 @@ let defaultBinding: BindingInterface | undefined;
 
 const STATE_CHAR: Record<string, ReaderStatus> = { O: 'ok', W: 'warming', F: 'faulted' };
 const MAX_READERS = 8;
-/** Records accepted in one replay: the device log holds EVENT_LOG_SIZE; more is a broken replay. */
+/** Records announced by one replay at most: the device log holds EVENT_LOG_SIZE; more is a broken line. */
 const MAX_REPLAY = EVENT_LOG_SIZE * 4;
 /** Commands waiting for an answer at most (a silent device must not grow the map). */
 const MAX_PENDING = 64;
@@ -1083,7 +1086,7 @@ export class BridgeDriver extends EventEmitter {
     this.identify(this.opts.commandTimeoutMs);
   }
 
-  /** The bridge speaks our protocol (again); true when it was reported incompatible. */
+  /** The bridge speaks our protocol (again): say so once if it was reported incompatible. */
   private compatibleAgain(): void {
     if (!this.incompatible) return;
     this.incompatible = false;

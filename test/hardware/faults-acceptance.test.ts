@@ -6,7 +6,7 @@
 // finding is one the clean run does not have. Zero false revokes in every run.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLog } from '../../src/cli/load-log.js';
 import type { TableEvent } from '../../src/formats/table-log.js';
 import { BridgeDriver } from '../../src/hardware/bridge-driver.js';
@@ -93,8 +93,6 @@ beforeAll(async () => {
   requireSocat(); // not a skip: without socat this suite fails, loudly
   clean = (await playTable('')).deals;
 }, 30_000);
-
-afterAll(() => undefined);
 
 describe('issue 12: the four seed hands through emulator, pty, driver and engine under line faults', () => {
   it('the clean run equals the seed hands folded directly (13 tricks each, the book results)', () => {
