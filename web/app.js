@@ -35,6 +35,35 @@ function cardEl(card, extra = '') {
   return e;
 }
 
+/** A contract as players write it: "4SS" → "4♠ by S", "3NTWX" → "3NTX by W"; anything else as it came. */
+function contractEl(text) {
+  const m = /^([1-7])(NT|N|[SHDC])([NESW])(XX|X)?$/i.exec(String(text).trim());
+  if (!m) return [String(text)];
+  const strain = m[2].toUpperCase();
+  const suit = strain === 'NT' || strain === 'N' ? el('span', 'strain', 'NT') : el('span', `strain suit ${strain}`, SUIT[strain]);
+  return [m[1], suit, `${m[4]?.toUpperCase() ?? ''} by ${m[3].toUpperCase()}`];
+}
+
+/** The seats a board's vulnerability (PBN: None, NS, EW, All; also Both, Love, -) puts at risk, and how to say it. */
+function vulnerability(v) {
+  const key = String(v ?? '').trim().toUpperCase();
+  if (key === 'NS' || key === 'N-S') return { seats: ['N', 'S'], text: 'N-S' };
+  if (key === 'EW' || key === 'E-W') return { seats: ['E', 'W'], text: 'E-W' };
+  if (key === 'ALL' || key === 'BOTH') return { seats: SEATS, text: 'both' };
+  if (key === 'NONE' || key === 'LOVE' || key === '-') return { seats: [], text: 'none' };
+  return null;
+}
+
+/**
+ * The trick the centre shows: the one in progress, or between tricks the one just won, whose cards still lie on the
+ * table until the next lead. The header and the centre both name this one, so they never disagree.
+ */
+function shownTrick(d) {
+  const last = d.tricks?.at(-1);
+  const showLast = (d.current?.cards ?? []).length === 0 && !!last;
+  return { showLast, last, number: showLast ? last.number : Math.min(d.trick, 13) };
+}
+
 /** A PBN hand ("AK2.QJ.T98.765") as cards. */
 function handCards(pbnHand) {
   if (!pbnHand) return [];
@@ -58,20 +87,25 @@ function render(state) {
   $('dealer').textContent = d?.dealer ?? '–';
   $('trump').textContent = d?.trump ? SUIT[d.trump] + (d.trumpCard ? ` (${d.trumpCard.replace('T', '10')})` : '') : d?.trump === null && d?.contract ? 'NT' : '–';
   $('contract-wrap').hidden = !d?.contract;
-  $('contract').textContent = d?.contract ?? '';
-  $('trick-no').textContent = d ? String(Math.min(d.trick, 13)) : '–';
+  $('contract').replaceChildren(...(d?.contract ? contractEl(d.contract) : []));
+  const vul = vulnerability(d?.vulnerable);
+  $('vul-wrap').hidden = !vul;
+  $('vul').textContent = vul?.text ?? '';
+  const shown = d ? shownTrick(d) : null;
+  $('trick-no').textContent = shown ? String(shown.number) : '–';
   $('turn').textContent = d?.whoseTurn ? SEAT_NAME[d.whoseTurn] : d?.status === 'ended' ? 'deal over' : '–';
   $('embargo').hidden = !d || released;
   document.body.dataset.dealStatus = d?.status ?? 'none';
 
   const current = d?.current?.cards ?? [];
-  const last = d?.tricks?.at(-1);
   // Between tricks the four cards still lie on the table: show the trick just won until the next card is played.
-  const showLast = current.length === 0 && !!last;
+  const showLast = !!shown?.showLast;
+  const last = shown?.last;
   for (const s of SEATS) {
     const box = $(`seat-${s}`);
     box.classList.toggle('idle', !!d && !seats.includes(s));
     box.classList.toggle('turn', !!d && d.whoseTurn === s);
+    box.classList.toggle('vul', !!vul?.seats.includes(s));
     const played = d?.played?.[s] ?? [];
     const count = d?.playedCount?.[s] ?? played.length;
     const held = handCards(d?.remaining?.[s]);
@@ -86,7 +120,7 @@ function render(state) {
     else spot.replaceChildren();
   }
   $('centre').classList.toggle('showing-last', showLast);
-  $('trick-label').textContent = !d ? 'waiting for a deal' : showLast ? `trick ${last.number}: ${SEAT_NAME[last.winner]}` : d.status === 'ended' ? 'deal over' : `trick ${Math.min(d.trick, 13)}`;
+  $('trick-label').textContent = !d ? 'waiting for a deal' : showLast ? `trick ${last.number} won by ${SEAT_NAME[last.winner]}` : `trick ${shown.number}`;
 
   $('won-NS').textContent = String(d?.tricksWon?.NS ?? 0);
   $('won-EW').textContent = String(d?.tricksWon?.EW ?? 0);

@@ -1,5 +1,5 @@
 // `tenace simulate`: an emulated table (firmware bridge, tray scanner), the real daemon, and by default an embedded
-// broker with the browser table view. `npm start` runs it with the four Hoyle illustrative hands.
+// broker with the browser table view. `npm start` runs it with the demo deals in demo/.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,9 @@ const USAGE = 'usage: tenace simulate [--broker URL] [--club C] [--table T] [--p
 /** sysexits: EX_UNAVAILABLE (no broker), EX_CANTCREAT (journal folder). */
 const EX_UNAVAILABLE = 69;
 const EX_CANTCREAT = 73;
-const SEED_HANDS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test', 'fixtures', 'seed-hands');
+const DEMO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'demo');
+/** What `npm start` plays (demo/README.md): a bridge contract, then a whist deal with a renounce, a lead out of turn and a fouled tray. */
+export const DEMO_DEALS: readonly string[] = ['1-bridge-4S.ndjson', '2-whist-irregularities.ndjson'].map((f) => join(DEMO, f));
 
 /** Run the simulation; with --exit it stops once the log is played, else on SIGINT/SIGTERM. */
 export async function simulateCommand(argv: string[]): Promise<number> {
@@ -65,7 +67,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
     process.stderr.write(`tenace simulate: --journal: ${journalProblem}\n`);
     return EX_CANTCREAT;
   }
-  const files = v.play ?? [1, 2, 3, 4].map((n) => join(SEED_HANDS, `hand${n}.ndjson`));
+  const files = v.play ?? DEMO_DEALS;
   const events: TableEvent[] = [];
   for (const f of files) {
     let text: string;
@@ -109,15 +111,19 @@ export async function simulateCommand(argv: string[]): Promise<number> {
       ? 'tenace: emulated devices on socat pseudo-terminal pairs\n'
       : `tenace: emulated devices on in-process serial lines${serial === 'auto' ? ' (socat is not installed)' : ''}\n`);
     if (!sim.url && !v.broker) process.stderr.write(`tenace simulate: the table view did not start (is port ${httpPort} in use? try --http-port 0)\n`);
-    if (sim.url) process.stdout.write(`tenace: table view at ${sim.url}${v.broker ? '' : ' (embedded broker, MQTT over WebSocket at /mqtt)'}\n`);
-    process.stdout.write(`tenace: playing ${events.length} events from ${files.length} file(s) at ${speed === 'max' ? 'full speed' : `${speed} events/s`}\n`);
+    if (sim.url) {
+      process.stdout.write(`tenace: table view at ${sim.url}${v.broker ? '' : ' (embedded broker, MQTT over WebSocket at /mqtt)'}\n`);
+      process.stdout.write(`tenace: director view at ${sim.url}?director=1 (the hands still held, and every finding as it happens)\n`);
+    }
+    process.stdout.write(`tenace: playing ${events.length} events from ${v.play ? `${files.length} file(s)` : 'the demo deals in demo/'} at ${speed === 'max' ? 'full speed' : `${speed} events/s`}\n`);
     if (v.broker) watch = watchBroker(sim, v.broker, v.exit ? brokerWait : undefined);
     const finished = sim.done.then(() => 'done' as const, (err: Error) => { process.stderr.write(`tenace simulate: ${err.message}\n`); return 'failed' as const; });
     const racers = [finished, signalled, ...(watch ? [watch.gaveUp] : [])];
     let outcome = await Promise.race(racers);
     if (outcome === 'done') {
       const r = sim.controller.table.results().at(-1);
-      process.stdout.write(`tenace: all played; last deal: board ${r?.board ?? '?'}, N-S ${r?.tricksWon.NS ?? 0}, E-W ${r?.tricksWon.EW ?? 0}\n`);
+      const penalties = r && (r.scored.NS !== r.tricksWon.NS || r.scored.EW !== r.tricksWon.EW) ? ` (after penalties N-S ${r.scored.NS}, E-W ${r.scored.EW})` : '';
+      process.stdout.write(`tenace: all played; last deal: board ${r?.board ?? '?'}, N-S ${r?.tricksWon.NS ?? 0}, E-W ${r?.tricksWon.EW ?? 0}${penalties}\n`);
       if (!v.exit) outcome = await signalled;
     }
     return outcome === 'failed' ? 1 : outcome === 'no-broker' ? EX_UNAVAILABLE : 0;

@@ -1,7 +1,7 @@
 // The browser table view's HTTP server: the static page, the mqtt.js browser bundle, and /config.json that
 // tells the page which broker, club and table to follow.
 import { createServer, type Server, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, normalize } from 'node:path';
@@ -43,6 +43,9 @@ export async function startWebView(opts: WebViewOptions): Promise<WebView> {
   const mqttBundle = join(dirname(createRequire(import.meta.url).resolve('mqtt/package.json')), 'dist', 'mqtt.min.js');
   const config = JSON.stringify({ club: opts.club, table: opts.table, base: opts.base ?? 'tenace', wsUrl: opts.wsUrl });
   const server = createServer((req, res) => { void serve(req, res, config, mqttBundle); });
+  // Every socket, upgraded ones included: an open page's MQTT WebSocket would otherwise hold close() until it times out.
+  const sockets = new Set<Socket>();
+  server.on('connection', (s: Socket) => { sockets.add(s); s.once('close', () => sockets.delete(s)); });
   const host = opts.host ?? '127.0.0.1';
   const port = opts.port ?? 0;
   await new Promise<void>((resolve, reject) => {
@@ -55,7 +58,10 @@ export async function startWebView(opts: WebViewOptions): Promise<WebView> {
   return {
     server,
     url: `http://${bound.address.includes(':') ? `[${bound.address}]` : bound.address}:${bound.port}/`,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () => new Promise<void>((r) => {
+      server.close(() => r());
+      for (const s of sockets) s.destroy();
+    }),
   };
 }
 

@@ -1,5 +1,7 @@
 // Helpers for the browser tests: real Chromium through playwright-core, a simulation of the whole table in-process
-// with the embedded broker, and a captured daemon log to print when a test fails.
+// with the embedded broker, the demo as `npm start` runs it in a child process, and a captured daemon log to print
+// when a test fails.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,6 +15,7 @@ import { type Simulation, type SimulationOptions, startSimulation } from '../../
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const ROOT = join(HERE, '..', '..');
 export const SEED_HANDS = join(ROOT, 'test', 'fixtures', 'seed-hands');
+export const DEMO = join(ROOT, 'demo');
 export const SCREENSHOTS = join(HERE, 'screenshots');
 
 /** Debian's chromium (`apt-get update && apt-get install -y chromium`); TENACE_CHROMIUM overrides the path. */
@@ -64,6 +67,54 @@ export async function simulate(opts: Partial<SimulationOptions> & Pick<Simulatio
       rmSync(journal, { recursive: true, force: true });
     },
   };
+}
+
+export interface DemoProcess {
+  /** The table view (public) and the director view, as the console gives them. */
+  publicUrl: string;
+  directorUrl: string;
+  /** Everything written to stdout and stderr so far. */
+  output(): string;
+  /** Wait until stdout holds `text`. */
+  waitFor(text: string, timeoutMs?: number): Promise<void>;
+  /** SIGINT, as Ctrl-C would; resolves with the exit code, and removes the journal folder. */
+  stop(): Promise<number | null>;
+}
+
+/** `tenace simulate` as `npm start` runs it, as a child process with its own journal folder and a free HTTP port. */
+export async function startDemo(args: string[] = []): Promise<DemoProcess> {
+  const journal = mkdtempSync(join(tmpdir(), 'tenace-demo-'));
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'tenace.mjs'), 'simulate', '--http-port', '0', '--journal', journal, ...args],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (s: string) => { out += s; });
+  child.stderr.setEncoding('utf8').on('data', (s: string) => { err += s; });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const output = () => `stdout:\n${out}\nstderr:\n${err}`;
+  const waitFor = async (text: string, timeoutMs = 30_000): Promise<void> => {
+    const end = Date.now() + timeoutMs;
+    while (!out.includes(text)) {
+      if (child.exitCode !== null || Date.now() > end) throw new Error(`tenace simulate never printed "${text}"\n${output()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const stop = async (): Promise<number | null> => {
+    if (child.exitCode === null) child.kill('SIGINT');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const code = await exited;
+    clearTimeout(timer);
+    rmSync(journal, { recursive: true, force: true });
+    return code;
+  };
+  try {
+    await waitFor('tenace: playing');
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  const url = (label: string) => new RegExp(`^tenace: ${label} at (http://\\S+)`, 'm').exec(out)?.[1] ?? '';
+  return { publicUrl: url('table view'), directorUrl: url('director view'), output, waitFor, stop };
 }
 
 /**
