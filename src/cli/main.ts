@@ -20,18 +20,18 @@ const USAGE = `usage: tenace <command> [options]     (every command answers --he
 
 commands:
   run --config FILE                       the table daemon: bridges, scanner, journal, rules engine, MQTT feed, table view
-  simulate [--broker URL] [--club C] [--table T] [--play FILE] [--speed X|max] [--journal DIR] [--http-port P] [--exit]
+  simulate [--broker URL] [--club C] [--table T] [--play FILE] [--speed X|max] [--journal DIR] [--http-port P] [--exit] [--broker-wait S]
                                           an emulated table and the real daemon; embedded broker and table view by default
   replay FILE [--json | --pbn] [--variant NAME]
                                           replay a table log (.ndjson), PBN or LIN file (- for stdin) through the rules engine
-  listen --port PATH --deck FILE [--deck FILE2] --log OUT.ndjson [--bridge ID] [--map r0=N,r1=E,r2=S,r3=W] [--idle-exit MS]
+  listen --port PATH --deck FILE [--deck FILE2] --log OUT.ndjson [--bridge ID] [--map r0=N,r1=E,r2=S,r3=W] [--idle-exit MS] [--wait]
                                           read a firmware bridge, append the TableEvents it sees (ndjson)
   emulate (--port PATH | --pty DIR) --deck FILE --play LOG [--speed X|max] [--faults SPEC] [--map r0=N,...]
                                           play a log onto a serial port as the firmware bridge would
   deck --virtual --out FILE [--id NAME]   write a deterministic deck for emulation (deck --check FILE... checks decks)
-  enrol --deck NAME --port PATH [--out FILE] [--order bridge|suit]
+  enrol --deck NAME --port PATH [--out FILE] [--order bridge|suit] [--wait]
                                           tap a pack's 52 cards to make its deck file
-  check-config FILE [--print] [--env] [--skip-files]
+  check-config FILE [--print] [--env] [--skip-files] | check-config --schema
                                           validate a daemon config: exit 0, or 78 with each problem and its fix
 `;
 
