@@ -17,6 +17,7 @@ const KIND_TEXT = {
   'unknown-card': 'Unknown card',
   'card-liable-to-be-called': 'Card liable to be called',
   'failure-to-comply': 'Failure to comply with a penalty',
+  'play-order-lost': 'Play order lost (the director rules)',
 };
 const params = new URLSearchParams(location.search);
 const director = params.get('director') === '1';
