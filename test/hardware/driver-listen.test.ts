@@ -8,7 +8,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type * as BindingMock from '@serialport/binding-mock' with { 'resolution-mode': 'require' };
 import { listenCommand } from '../../src/cli/listen.js';
 import { virtualDeck, writeDeckFile } from '../../src/hardware/deck.js';
-import { decodeLine, encodeFrame, type Frame, seqAfter } from '../../src/hardware/protocol.js';
+import { ScriptedDevice } from './scripted-device.js';
 import { parseTableLog } from '../../src/formats/table-log.js';
 
 const { MockBinding } = createRequire(import.meta.url)('@serialport/binding-mock') as typeof BindingMock;
@@ -17,67 +17,25 @@ const scratch = mkdtempSync(join(tmpdir(), 'tenace-listen-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 
-/** A v2 device that answers ident, present (from `tags`) and since (from its event log), behind MockBinding. */
+/** A scripted v2 device (scripted-device.ts) behind MockBinding: it answers each host line written to the port. */
 function device(path: string) {
   MockBinding.createPort(path, { echo: false, record: false });
-  const dev = {
-    seq: 0,
-    boot: 77,
-    tags: [[], [], [], []] as string[][],
-    log: [] as Array<{ seq: number; kind: 'arrive' | 'leave'; reader: number; uid: string }>,
-    port: undefined as BindingMock.MockPortBinding | undefined,
-    send(f: Omit<Frame, 'seq'>) {
-      dev.seq = dev.seq >= 65535 ? 1 : dev.seq + 1;
-      if (dev.port?.isOpen) dev.port.emitData(`${encodeFrame({ ...f, seq: dev.seq } as Frame)}\n`);
+  let port: BindingMock.MockPortBinding | undefined;
+  const dev = new ScriptedDevice(77, (line) => { if (port?.isOpen) port.emitData(line); }, 3);
+  const binding = {
+    ...MockBinding,
+    open: async (o: Parameters<typeof MockBinding.open>[0]) => {
+      const b = await MockBinding.open(o);
+      port = b;
+      const write = b.write.bind(b);
+      b.write = async (buf: Buffer) => {
+        await write(buf);
+        for (const line of buf.toString('latin1').split('\n')) setImmediate(() => dev.hostLine(line));
+      };
+      return b;
     },
-    arrive(r: number, u: string) {
-      dev.tags[r].push(u);
-      dev.send({ type: 'arrive', reader: r, uid: u });
-      dev.log.push({ seq: dev.seq, kind: 'arrive', reader: r, uid: u });
-    },
-    leave(r: number, u: string) {
-      dev.tags[r] = dev.tags[r].filter((x) => x !== u);
-      dev.send({ type: 'leave', reader: r, uid: u });
-      dev.log.push({ seq: dev.seq, kind: 'leave', reader: r, uid: u });
-    },
-    binding: {
-      ...MockBinding,
-      open: async (o: Parameters<typeof MockBinding.open>[0]) => {
-        const b = await MockBinding.open(o);
-        dev.port = b;
-        const write = b.write.bind(b);
-        b.write = async (buf: Buffer) => {
-          await write(buf);
-          for (const line of buf.toString('latin1').split('\n')) {
-            const r = decodeLine(line);
-            if (!r.ok) continue;
-            const h = r.frame.seq;
-            setImmediate(() => {
-              if (r.frame.type === 'since') {
-                if (r.frame.boot !== dev.boot) return dev.send({ type: 'nak', hseq: h, code: 'gone' });
-                const recs = dev.log.filter((e) => seqAfter(e.seq, r.frame.after as number));
-                dev.send({ type: 'ack', hseq: h, cmd: 'since' });
-                dev.send({ type: 'replay', hseq: h, count: recs.length });
-                for (const e of recs) dev.send({ type: 'rec', oseq: e.seq, kind: e.kind, reader: e.reader, uid: e.uid });
-                dev.send({ type: 'replayend', hseq: h, count: recs.length });
-                return;
-              }
-              dev.send({ type: 'ack', hseq: h, cmd: r.frame.type });
-              if (r.frame.type === 'ident') dev.send({ type: 'identity', fw: '2.0.0', proto: 2, readers: 4, reset: 'power', uptimeS: 3, boot: dev.boot });
-              if (r.frame.type === 'present') {
-                const list = dev.tags.flatMap((us, reader) => us.map((uid) => ({ reader, uid })));
-                dev.send({ type: 'snap', hseq: h, total: list.length });
-                for (const t of list) dev.send({ type: 'tag', ...t });
-                dev.send({ type: 'snapend', hseq: h, total: list.length, status: 'OOOO' });
-              }
-            });
-          }
-        };
-        return b;
-      },
-    } as typeof MockBinding,
-  };
-  return dev;
+  } as typeof MockBinding;
+  return Object.assign(dev, { binding });
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

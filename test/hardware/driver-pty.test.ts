@@ -10,7 +10,7 @@ import { SerialPort } from 'serialport';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { virtualDeck, writeDeckFile } from '../../src/hardware/deck.js';
 import { LineSplitter } from '../../src/hardware/line-splitter.js';
-import { decodeLine, encodeFrame, type Frame, seqAfter } from '../../src/hardware/protocol.js';
+import { ScriptedDevice } from './scripted-device.js';
 
 const root = resolve(import.meta.dirname, '../..');
 // Every scratch folder of this file is made in one folder, removed after its tests (nothing left in /tmp).
@@ -38,61 +38,24 @@ function socat(dir: string): ChildProcess {
   return p;
 }
 
-/** A v2 device on the host end of the pty pair: answers ident/present/since, sends arrive/leave
- * and keeps them in its event log (also while unplugged: it keeps running on its own power). */
-class PtyDevice {
-  seq = 0;
-  readonly boot = 321;
-  tags: string[][] = [[], [], [], []];
-  log: Array<{ seq: number; kind: 'arrive' | 'leave'; reader: number; uid: string }> = [];
+/** A v2 device on the host end of the pty pair (scripted-device.ts); it keeps its event log while unplugged,
+ * since it runs on its own power. */
+class PtyDevice extends ScriptedDevice {
   port?: SerialPort;
+
+  constructor() {
+    super(321, (line) => this.port?.write(line));
+  }
 
   async open(path: string): Promise<void> {
     const port = new SerialPort({ path, baudRate: 115200, autoOpen: false });
     await new Promise<void>((res, rej) => port.open((e) => (e ? rej(e) : res())));
     port.on('error', () => {});
     const split = new LineSplitter((item) => {
-      if (typeof item !== 'string') return;
-      const r = decodeLine(item);
-      if (!r.ok) return;
-      const h = r.frame.seq;
-      if (r.frame.type === 'since') {
-        if (r.frame.boot !== this.boot) return this.send({ type: 'nak', hseq: h, code: 'gone' });
-        const recs = this.log.filter((e) => seqAfter(e.seq, r.frame.after as number));
-        this.send({ type: 'ack', hseq: h, cmd: 'since' });
-        this.send({ type: 'replay', hseq: h, count: recs.length });
-        for (const e of recs) this.send({ type: 'rec', oseq: e.seq, kind: e.kind, reader: e.reader, uid: e.uid });
-        this.send({ type: 'replayend', hseq: h, count: recs.length });
-        return;
-      }
-      this.send({ type: 'ack', hseq: h, cmd: r.frame.type });
-      if (r.frame.type === 'ident') this.send({ type: 'identity', fw: '2.0.0', proto: 2, readers: 4, reset: 'power', uptimeS: 1, boot: this.boot });
-      if (r.frame.type === 'present') {
-        const list = this.tags.flatMap((us, reader) => us.map((uid) => ({ reader, uid })));
-        this.send({ type: 'snap', hseq: h, total: list.length });
-        for (const t of list) this.send({ type: 'tag', ...t });
-        this.send({ type: 'snapend', hseq: h, total: list.length, status: 'OOOO' });
-      }
+      if (typeof item === 'string') this.hostLine(item);
     });
     port.on('data', (b: Buffer) => split.push(b));
     this.port = port;
-  }
-
-  send(f: Omit<Frame, 'seq'>): void {
-    this.seq = this.seq >= 65535 ? 1 : this.seq + 1;
-    this.port?.write(`${encodeFrame({ ...f, seq: this.seq } as Frame)}\n`);
-  }
-
-  arrive(r: number, u: string): void {
-    this.tags[r].push(u);
-    this.send({ type: 'arrive', reader: r, uid: u });
-    this.log.push({ seq: this.seq, kind: 'arrive', reader: r, uid: u });
-  }
-
-  leave(r: number, u: string): void {
-    this.tags[r] = this.tags[r].filter((x) => x !== u);
-    this.send({ type: 'leave', reader: r, uid: u });
-    this.log.push({ seq: this.seq, kind: 'leave', reader: r, uid: u });
   }
 
   async close(): Promise<void> {
