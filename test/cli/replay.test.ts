@@ -53,16 +53,7 @@ describe('tenace replay', () => {
   });
 
   it('the human output is a trick-by-trick table plus the findings with their law citations', () => {
-    const dir = mkdtempSync(join(scratch, 'case-'));
-    const file = join(dir, 'revoke.ndjson');
-    writeFileSync(file, [
-      '{"type":"deal","board":3,"variant":"duplicate-whist","dealer":"W","hands":"N:AKQJ.AKQ.AKQ.AKQ T98.JT98.JT9.JT9 765.765.8765.876 432.432.432.5432"}',
-      '{"type":"place","seat":"W","card":"C2"}', '{"type":"lift","seat":"W","card":"C2"}',
-      '{"type":"place","seat":"N","card":"SA"}', '{"type":"place","seat":"E","card":"H8"}',
-      '{"type":"place","seat":"S","card":"S5"}', '{"type":"place","seat":"W","card":"S2"}',
-      '{"type":"claim","seat":"N","tricks":12}',
-    ].join('\n'));
-    const { code, out } = run([file]);
+    const { code, out } = run([revokeLog()]);
     expect(code).toBe(0);
     expect(out).toMatch(/Board 3 · duplicate-whist/);
     expect(out).toMatch(/^\s+1\s+N\s+SA\*\s+H8\s+S5\s+S2\s+N$/m);
@@ -121,7 +112,7 @@ const bin = resolve(root, 'bin/tenace.mjs');
 const scratch = mkdtempSync(join(tmpdir(), 'tenace-replay-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** The duplicate-whist log above: East renounces in error at trick 1 and the revoke is established. */
+/** A duplicate-whist log: East renounces in error at trick 1 and the revoke is established. */
 function revokeLog(): string {
   const file = join(scratch, 'dup-revoke.ndjson');
   writeFileSync(file, [
