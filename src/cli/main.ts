@@ -14,6 +14,11 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   deck: async () => (await import('./deck.js')).deckCommand,
   enrol: async () => (await import('./enrol.js')).enrolCommand,
   'check-config': async () => (await import('./check-config.js')).checkConfigCommand,
+  movement: async () => (await import('./movement.js')).movementCommand,
+  score: async () => (await import('./score.js')).scoreCommand,
+  trays: async () => (await import('./trays.js')).traysCommand,
+  director: async () => (await import('./director.js')).directorCommand,
+  session: async () => (await import('./session.js')).sessionCommand,
 };
 
 const USAGE = `usage: tenace <command> [options]     (every command answers --help and --version; so does tenace)
@@ -33,6 +38,17 @@ commands:
                                           tap a pack's 52 cards to make its deck file
   check-config FILE [--print] [--env] [--skip-files] | check-config --schema
                                           validate a daemon config: exit 0, or 78 with each problem and its fix
+
+the club (docs/club.md):
+  movement NAME --tables N [--boards-per-round B] [--json]
+                                          print a movement's schedule (tenace movement --list names them)
+  score TRAVELLERS [--method average|matchpoints|cross-imps|butler] [--json]
+                                          score a travellers file (NDJSON) or a PBN file with results
+  trays import FILE.pbn --club C --session S [--broker URL]
+                                          publish a dealing machine's hand records as the session's tray records
+  director --config club.yaml             the director service: tray records, movement, results, standings, director page
+  session simulate --tables N --movement NAME [--boards-per-round B] [--broker URL] [--db FILE] [--speed X] [--seed S] [--json]
+                                          a whole club session: emulated tables through the real table path, and the director
 `;
 
 /** Run the CLI with the given arguments; resolves to the exit code. */

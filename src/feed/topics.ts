@@ -27,6 +27,10 @@ export interface TableTopics {
   director: string;
   /** Extension: retained full snapshot for the director (remaining hands, all findings). */
   directorState: string;
+  /** Extension (club): every journal event in full, with its seq, QoS 1, not retained: the director only (ACL). */
+  directorEvent: string;
+  /** Extension (club): retained `RoundAssignment` written by the director: this table's pairs and trays this round. */
+  assignment: string;
   /** Subscription filter for all commands. */
   requestFilter: string;
   /** `request/<cmd>`. */
@@ -49,13 +53,16 @@ export function checkTopicLevel(what: string, value: string): void {
   if (value.length > 64) throw new Error(`${what}: "${value.slice(0, 20)}..." is longer than 64 characters`);
 }
 
+/** Table names that would collide with the club-level topics (`<base>/<club>/trays/...`, `<base>/<club>/club/...`). */
+export const RESERVED_TABLE_NAMES: ReadonlySet<string> = new Set(['trays', 'club']);
+
 /** Build the topics of a table; throws when club or table cannot be a topic level. */
 export function tableTopics(club: string, table: string, base = DEFAULT_BASE): TableTopics {
   checkBase(base);
   checkTopicLevel('club', club);
   checkTopicLevel('table', table);
   // `<base>/<club>/trays/...` carries the tray records; a table of that name would write into them.
-  if (table === 'trays') throw new Error('table: "trays" is reserved for the tray records; choose another table name');
+  if (RESERVED_TABLE_NAMES.has(table)) throw new Error(`table: "${table}" is reserved for the ${table === 'trays' ? 'tray records' : 'club\'s session topics'}; choose another table name`);
   const root = `${base}/${club}/${table}`;
   const reqPrefix = `${root}/request/`;
   return {
@@ -65,6 +72,8 @@ export function tableTopics(club: string, table: string, base = DEFAULT_BASE): T
     event: `${root}/event`,
     director: `${root}/director`,
     directorState: `${root}/director/state`,
+    directorEvent: `${root}/director/event`,
+    assignment: `${root}/assignment`,
     requestFilter: `${root}/request/+`,
     request: (cmd) => `${reqPrefix}${cmd}`,
     response: (cmd) => `${root}/response/${cmd}`,
@@ -90,4 +99,39 @@ function checkBase(base: string): void {
   if (typeof base !== 'string' || base.length === 0 || base.split('/').some((l) => l.length === 0 || /[+#\u0000]/.test(l))) {
     throw new Error(`base: "${base}" must be one or more non-empty topic levels without wildcards, e.g. "tenace"`);
   }
+}
+
+/** The club-level topics of one session, under `<base>/<club>/club/<session>/` (docs/club.md). */
+export interface SessionTopics {
+  /** `<base>/<club>/trays/<session>/+`: every tray record of the session (tables and director only, ACL). */
+  traysFilter: string;
+  /** The tray record of one board. */
+  tray(board: number): string;
+  /** Retained public standings (`ScoreReport`). */
+  standings: string;
+  /** Retained public list of boards whose embargo is released: `{schema, type:'tenace.released', session, boards}`. */
+  released: string;
+  /** Director-only alerts of the whole session (wrong-tray, fouled-tray, ...), QoS 1, not retained. */
+  alerts: string;
+  /** Retained director-only session snapshot (grid, alerts, progress) for the director page. */
+  director: string;
+  /** Retained schedule of the session (`Schedule` JSON), public: which pairs sit where; no cards. */
+  schedule: string;
+}
+
+/** Build the club-level topics of a session; throws when club or session cannot be a topic level. */
+export function sessionTopics(club: string, session: string, base = DEFAULT_BASE): SessionTopics {
+  checkBase(base);
+  checkTopicLevel('club', club);
+  checkTopicLevel('session', session);
+  const root = `${base}/${club}/club/${session}`;
+  return {
+    traysFilter: `${base}/${club}/trays/${session}/+`,
+    tray: (board) => trayTopic(club, session, board, base),
+    standings: `${root}/standings`,
+    released: `${root}/released`,
+    alerts: `${root}/alerts`,
+    director: `${root}/director`,
+    schedule: `${root}/schedule`,
+  };
 }

@@ -1,0 +1,286 @@
+// The club layer's shared shapes (docs/club.md): movements, tray records, round assignments, travellers and score
+// reports. Everything here is plain JSON, so it travels on MQTT, into the director's store and out of the CLI as is.
+import type { Seat } from '../cards/seat.js';
+
+/** A side of the table. */
+export type Direction = 'NS' | 'EW';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Movements
+
+/** What a movement moves: pairs (two partners), teams of four (two pairs), or individual players. */
+export type MovementKind = 'pairs' | 'teams' | 'individuals';
+
+/** One table in one round of a schedule. */
+export interface MovementTable {
+  table: number;
+  /**
+   * Pair (or team pair) sitting N-S, named by its starting table and direction as the seed does ("No. 3 N & S"):
+   * `"3NS"`. A team movement names the team's pairs the same way (team 3 is `"3NS"` and `"3EW"`); the seed's team
+   * letters (a, b, ...) are the starting tables 1, 2, ....  Absent for individual movements.
+   */
+  ns?: string;
+  ew?: string;
+  /** Individual movements: seat → player id (the seed's numbers "1".."8", or "a".."h" and "1".."8" for couples). */
+  players?: Partial<Record<Seat, string>>;
+  /**
+   * The trays this table plays this round, in the order it plays them. Slot k of every table is played at the same
+   * time, so no tray appears in the same slot at two tables (a tray is at one table at a time). `null` in a slot:
+   * the table waits (a relay, or a tray that is still at another table).
+   */
+  trays: (number | null)[];
+  /** True for the trays this table deals (original play) rather than overplays; same length as `trays` if given. */
+  original?: boolean[];
+}
+
+/** One round (the seed's "set"). */
+export interface MovementRound {
+  round: number;
+  tables: MovementTable[];
+  /** Sentences for people: moves to make after this round ("E-W move one table down: 2 going to 1"). */
+  notes?: string[];
+}
+
+/** A whole session's schedule: what `tenace movement NAME --json` prints and the director publishes. */
+export interface Schedule {
+  movement: string;
+  tables: number;
+  kind: MovementKind;
+  boardsPerRound: number;
+  /** Number of distinct trays in the session. */
+  trays: number;
+  rounds: MovementRound[];
+  /** The participants (pair, team or player ids), in order. */
+  participants: string[];
+  /** Options that chose among the movement's forms, e.g. `{ "even": "skip" }` for a Mitchell. */
+  options?: Record<string, string | number | boolean>;
+}
+
+/** Options for generating a schedule. */
+export interface MovementOptions {
+  tables: number;
+  boardsPerRound?: number;
+  /** Named choices of the movement, e.g. `{ even: 'relay' }` for mitchell, `{ method: 2 }` for mitchell-individuals. */
+  options?: Record<string, string | number | boolean>;
+}
+
+/** A movement: data from its source plus a generator. */
+export interface Movement {
+  name: string;
+  kind: MovementKind;
+  /** One sentence for `tenace movement --help`. */
+  summary: string;
+  /** Where the text comes from: "Foster 1914, Duplicate Whist: Compass Whist", or "modern club practice". */
+  source: string;
+  /** Why `tables` (and the options) cannot be used, naming the fix; null when they can. */
+  check(opts: MovementOptions): string | null;
+  /** The schedule; throws an Error with the `check` sentence when the options cannot be used. */
+  generate(opts: MovementOptions): Schedule;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Tray records (topic `<base>/<club>/trays/<session>/<board>`, retained, tables and director only)
+
+/** Where a tray record comes from. */
+export type TrayRecordSource =
+  | { kind: 'original-play'; table: string; fromSeq: number; toSeq: number; at: string }
+  | { kind: 'hand-record'; file: string; at: string }
+  | { kind: 'correction'; by: string; reason: string; at: string };
+
+/** The deal a tray holds, as the club knows it. */
+export interface TrayRecord {
+  schema: 1;
+  type: 'tenace.tray';
+  session: string;
+  board: number;
+  /** The four hands, PBN 2.1 (`N:AKQ.JT9.876.5432 ...`). */
+  hands: string;
+  dealer: Seat;
+  /** The turned trump card of the original play (whist): what the trump slip says. */
+  trumpCard?: string;
+  /** A trump suit declared for the sitting with no card turned (memory duplicate), S H D C. */
+  trump?: string;
+  /** Bridge: vulnerability from the board number ("None", "NS", "EW", "All"). */
+  vulnerable?: string;
+  variant?: string;
+  source: TrayRecordSource;
+  /** Counts corrections: 1 for the first record. */
+  rev: number;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Round assignments (topic `<base>/<club>/<table>/assignment`, retained, written by the director)
+
+/** What one table plays this round. */
+export interface RoundAssignment {
+  schema: 1;
+  type: 'tenace.assignment';
+  session: string;
+  movement: string;
+  round: number;
+  table: string;
+  ns?: string;
+  ew?: string;
+  players?: Partial<Record<Seat, string>>;
+  /** The trays of this table this round, in order (nulls dropped). */
+  trays: number[];
+  /** Tables in play in the session (Dup. IV.9-10, V.1 choose between an average and a new deal by it). */
+  tables: number;
+  variant: string;
+  at: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Alerts (director-only: `<base>/<club>/<table>/director` from a table, `<base>/<club>/club/<session>/alerts`)
+
+/** One move of the tray doctor: put `card` from pocket `from` into pocket `to`. */
+export interface TrayMove { card: string; from: Seat; to: Seat }
+
+/** A club-level alert for the director. */
+export interface ClubAlert {
+  schema: 1;
+  type: 'tenace.alert';
+  kind: 'wrong-tray' | 'fouled-tray' | 'missing-result' | 'late-play';
+  session: string;
+  table: string;
+  board?: number;
+  round?: number;
+  /** The law the alert rests on, e.g. "Dup. III.2" or "L87". */
+  law?: string;
+  /** A sentence for the director. */
+  message: string;
+  /** wrong-tray: the trays this table should hold this round. */
+  expected?: number[];
+  /** fouled-tray: the cards that differ, per seat, between the record and this table's hands. */
+  differences?: { card: string; record: Seat; table: Seat }[];
+  /** fouled-tray: the tray doctor's moves that restore the record. */
+  moves?: TrayMove[];
+  /** fouled-tray: what the laws give at this table count. */
+  outcome?: { remedy: 'new-deal' | 'rectify-and-average' | 'rectify'; law: string; message: string };
+  seq?: number;
+  at: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Travellers and score reports (`tenace score`)
+
+/** One result of one board at one table: a line of a travellers NDJSON file. */
+export interface Traveller {
+  board: number;
+  /** Pair (or team pair / player) ids as the schedule names them. */
+  ns: string;
+  ew: string;
+  table?: number | string;
+  round?: number;
+  /** Whist: tricks per side, after the penalties of the code (`scored`). */
+  tricks?: { NS: number; EW: number } | number;
+  /** Bridge: contract such as "4HE", "3NTSX", or "PASS"; `tricks` is then the declarer's tricks. */
+  contract?: string;
+  /** Dup. X.4 marks of a pair match: "-R" / "+R". */
+  marks?: Partial<Record<Direction, '-R' | '+R'>>;
+  /** Individual movements: seat → player. */
+  players?: Partial<Record<Seat, string>>;
+  /** A director's adjusted score replaces the result: e.g. { "NS": 60, "EW": 40 } percent, or "average". */
+  adjusted?: { NS: number; EW: number } | 'average' | 'average-plus' | 'average-minus';
+}
+
+export type ScoreMethod = 'average' | 'matchpoints' | 'cross-imps' | 'butler';
+
+/** One pair's line in the standings. */
+export interface PairStanding {
+  pair: string;
+  direction?: Direction;
+  total: number;
+  vsAverage?: number;
+  rank: number;
+  /** Ties share a rank: "2=". */
+  rankLabel?: string;
+  /** Method-specific: matchpoints percentage, IMPs, matches won. */
+  percent?: number;
+  matches?: number;
+}
+
+/** A scored result on a traveller. */
+export interface ScoredResult {
+  table?: number | string;
+  ns: string;
+  ew: string;
+  tricks?: { NS: number; EW: number };
+  contract?: string;
+  declarerTricks?: number;
+  /** Bridge: N-S score (negative when E-W scored). */
+  score?: number;
+  /** Matchpoints (N-S, E-W), IMPs (N-S, E-W). */
+  mp?: { NS: number; EW: number };
+  imps?: { NS: number; EW: number };
+}
+
+/** What `tenace score --json` prints and the director publishes as standings. */
+export interface ScoreReport {
+  method: ScoreMethod | 'team-matches' | 'individuals';
+  averages?: { NS: number; EW: number };
+  pairs: PairStanding[];
+  boards: { board: number; results: ScoredResult[]; top?: number }[];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The director's session snapshot (retained on `club/<session>/director`, served to the director page)
+
+/** One table as the director sees it. */
+export interface DirectorTableView {
+  table: string;
+  status: 'online' | 'offline' | 'unknown';
+  /** The round the director has assigned. */
+  round: number;
+  /** The board in play, if any, and its trick. */
+  board?: number;
+  trick?: number;
+  /** Boards this table has completed this session. */
+  done: number[];
+  /** The last table seq stored. */
+  lastSeq: number;
+}
+
+/** A tray as the director sees it (private: holds the record). */
+export interface DirectorTrayView {
+  board: number;
+  record?: TrayRecord;
+  /** Tables that completed it, in order. */
+  playedAt: string[];
+  released: boolean;
+  fouled?: ClubAlert;
+}
+
+/** Everything the director page shows. */
+export interface DirectorSnapshot {
+  schema: 1;
+  type: 'tenace.director';
+  club: string;
+  session: string;
+  variant: string;
+  schedule: Schedule;
+  /** The round in progress (1-based). */
+  round: number;
+  tables: DirectorTableView[];
+  /** tables × rounds: boards played of boards scheduled. */
+  progress: { table: number; round: number; played: number; of: number }[];
+  trays: DirectorTrayView[];
+  alerts: ClubAlert[];
+  standings: ScoreReport | null;
+  at: string;
+}
+
+/** A finished session as the exports (PBN 2.1 with results, USEBIO 1.2, CSV travellers) read it. */
+export interface SessionExport {
+  club: string;
+  session: string;
+  /** ISO date of the session. */
+  date: string;
+  variant: string;
+  schedule: Schedule;
+  records: TrayRecord[];
+  travellers: Traveller[];
+  report: ScoreReport;
+  /** Optional player names by participant id. */
+  names?: Record<string, string[]>;
+}
