@@ -1,6 +1,6 @@
 // Placeholder until the tray records are written (issue 7): the signatures the table side and the director use.
 import type { Seat } from '../../cards/seat.js';
-import type { DealEvent, TableEvent } from '../../formats/table-log.js';
+import type { TableEvent } from '../../formats/table-log.js';
 import type { DealResult } from '../../laws/types.js';
 import type { ClubAlert, TrayMove, TrayRecord } from '../types.js';
 
@@ -27,11 +27,6 @@ export function trayDoctor(_record: string, _table: string): TrayMove[] {
 /** What the laws give for a fouled tray at this table count (Dup. III.2, IV.8-10, V.1). */
 export function fouledTrayOutcome(_tables: number, _when: 'original' | 'overplay'): NonNullable<ClubAlert['outcome']> {
   return unwritten('fouledTrayOutcome');
-}
-
-/** The `deal` event a table journals when it scans a tray whose record it holds. */
-export function dealEventFromRecord(_record: TrayRecord, _opts: { tables: number; variant?: string }): Omit<DealEvent, 'seq' | 'at'> {
-  return unwritten('dealEventFromRecord');
 }
 
 /** Tray records from a dealing machine's PBN hand-record file (Dealer4, Duplimate). */
