@@ -44,6 +44,12 @@ export interface SimulationOptions {
   serial?: SerialTransport | 'auto';
   /** Default true. False: nothing is played until `begin()` (a test opens its view first). */
   autoplay?: boolean;
+  /** The club session this table plays in (config `session`): the club layer's tray records and assignments. */
+  session?: string;
+  /** More config lines (YAML) for the table, e.g. the club settings of a session. */
+  extraConfig?: string[];
+  /** The embargo policy of the table's public feed; default `live`. */
+  embargo?: 'live' | 'deal-end' | 'tray-complete';
 }
 
 export interface Simulation {
@@ -60,6 +66,11 @@ export interface Simulation {
   begin(): void;
   /** Resolves when the whole log has been played and every event is journaled and delivered (or on stop()). */
   done: Promise<void>;
+  /**
+   * Play more events as the autoplay does (cards through the emulated bridge, trays through the emulated scanner,
+   * anything else ingested as the club layer would send it); resolves when the daemon has journaled them.
+   */
+  playEvents(events: readonly TableEvent[]): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -178,14 +189,16 @@ async function startIn(journal: string, faults: FaultPlan | undefined, opts: Sim
   const yaml = [
     `club: { id: ${JSON.stringify(opts.club)} }`,
     `table: { id: ${JSON.stringify(opts.table)} }`,
+    ...(opts.session ? [`session: ${JSON.stringify(opts.session)}`] : []),
     `journal: { dir: ${JSON.stringify(journal)}, fsync: group, groupCommitMs: 5 }`,
     `mqtt: { url: ${JSON.stringify(opts.broker ?? 'embedded')} }`,
-    `feed: { embargo: live }`,
+    `feed: { embargo: ${opts.embargo ?? 'live'} }`,
     `http: { port: ${opts.httpPort}, host: 127.0.0.1 }`,
     `hardware:`,
     `  decks: [${JSON.stringify(deckPath)}]`,
     `  bridges: [{ id: sim, port: ${JSON.stringify(lines.bridgeHost)}, readers: [{reader: 0, seat: N}, {reader: 1, seat: E}, {reader: 2, seat: S}, {reader: 3, seat: W}] }]`,
     `  scanner: { mode: serial, port: ${JSON.stringify(lines.scannerHost)}, terminator: cr }`,
+    ...(opts.extraConfig ?? []),
   ].join('\n');
   const parsed = parseConfig(yaml, { env: {} });
   if (!parsed.ok) {
@@ -213,7 +226,7 @@ async function startIn(journal: string, faults: FaultPlan | undefined, opts: Sim
   const gate = new Promise<void>((r) => { begin = r; });
   abort.signal.addEventListener('abort', () => begin());
   if (opts.autoplay !== false) begin();
-  const done = gate.then(() => play(opts, controller, emulator, scanner, deck, abort.signal));
+  const done = gate.then(() => play(opts.events, opts, controller, emulator, scanner, deck, abort.signal));
   done.catch((err) => opts.log.error({ err }, 'simulation stopped'));
   let stopping: Promise<void> | null = null;
   return {
@@ -224,6 +237,7 @@ async function startIn(journal: string, faults: FaultPlan | undefined, opts: Sim
     serial: lines.transport,
     begin: () => begin(),
     done,
+    playEvents: (events) => play(events, opts, controller, emulator, scanner, deck, abort.signal),
     stop() {
       stopping ??= (async () => {
         abort.abort();
@@ -243,18 +257,18 @@ async function startIn(journal: string, faults: FaultPlan | undefined, opts: Sim
  * Play the log in order: runs of place/lift go through the emulated bridge; before any other event the run is
  * waited for until the daemon has journaled all of it, then the event goes in as the club layer would send it.
  */
-async function play(opts: SimulationOptions, c: Controller, emulator: FirmwareEmulator, scanner: ScannerEmulator,
+async function play(events: readonly TableEvent[], opts: SimulationOptions, c: Controller, emulator: FirmwareEmulator, scanner: ScannerEmulator,
   deck: ReturnType<typeof virtualDeck>, signal: AbortSignal): Promise<void> {
   let run: TableEvent[] = [];
-  let expected = c.journal.lastSeq;
+  // Each wait counts from the journal as it stands: the club layer may journal events of its own (a scan's deal).
   const flush = async () => {
     if (run.length === 0) return;
+    const expected = c.journal.lastSeq + run.length;
     await emulator.play(run, { deck, speed: opts.speed, signal });
-    expected += run.length;
     run = [];
     await until(() => c.journal.lastSeq >= expected || signal.aborted, 15_000, 'the daemon to journal the played cards');
   };
-  for (const ev of opts.events) {
+  for (const ev of events) {
     if (signal.aborted) return;
     if (ev.type === 'place' || ev.type === 'lift') {
       run.push(ev);
@@ -262,14 +276,13 @@ async function play(opts: SimulationOptions, c: Controller, emulator: FirmwareEm
     }
     await flush();
     if (ev.type === 'tray') {
+      const expected = c.journal.lastSeq + 1;
       await scanner.scan(ev.code);
-      expected += 1;
       await until(() => c.journal.lastSeq >= expected || signal.aborted, 5000, 'the tray scan');
       continue;
     }
     const { seq: _s, at: _a, ...rest } = ev;
     await c.ingest(rest as UnstampedEvent);
-    expected += 1;
     if (opts.speed !== 'max') await sleep(1000 / opts.speed);
   }
   await flush();
