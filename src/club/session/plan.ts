@@ -1,0 +1,196 @@
+// The plan of a simulated club session, decided up front from a seed: the physical deal in every tray, the play at
+// every table, and the faults to inject. Pure (no I/O, no clock), so a session is reproducible from its seed and a
+// test can check the session against the plan.
+import { type Card, formatCard, parseCard, suitOf } from '../../cards/card.js';
+import { type Deal, formatDeal } from '../../cards/deal.js';
+import type { Hand } from '../../cards/hand.js';
+import { SEATS, type Seat } from '../../cards/seat.js';
+import type { TableEvent } from '../../formats/table-log.js';
+import { parseContract } from '../../laws/contract.js';
+import { getVariant } from '../../laws/variants.js';
+import { createRng, type Rng } from '../../sim/prng.js';
+import { randomDeal } from '../../sim/random-deal.js';
+import { randomPlay } from '../../sim/random-play.js';
+import { dealerOfBoard, formatContract, randomCardOf, randomContract } from '../../sim/simulate.js';
+import { openingLeader, playToTableLog } from '../../sim/to-table-log.js';
+import { formatTrayCode } from '../../hardware/tray-code.js';
+import type { Schedule } from '../types.js';
+
+/** Faults to inject, as counts: how many fouled trays, wrong-tray scans and renounces in error. */
+export interface SessionFaults {
+  fouled: number;
+  wrongTray: number;
+  revokes: number;
+}
+
+/** The physical deal in one tray. */
+export interface PlannedTray {
+  board: number;
+  dealer: Seat;
+  hands: [Hand, Hand, Hand, Hand];
+  /** PBN of the hands. */
+  pbn: string;
+  /** The card the dealer turns (turned-trump variants). */
+  trumpCard?: string;
+}
+
+/** What one table does with one tray in one round. */
+export interface PlannedPlay {
+  table: number;
+  round: number;
+  slot: number;
+  board: number;
+  /** 0 for the tray's first play (the original), 1, 2, ... for the overplays, in schedule order. */
+  playIndex: number;
+  /** A wrong tray scanned before this one (fault): the board number scanned by mistake. */
+  wrongScan?: number;
+  /** Fault: two cards of the tray are in each other's pockets at this table. */
+  fouled?: { cards: [string, string]; seats: [Seat, Seat] };
+  /** Fault: where a renounce in error was made (the engine must find it). */
+  renounce?: { trick: number; seat: Seat; card: string };
+  /** Bridge: the contract reached at this table. */
+  contract?: string;
+  /** The events the table's hardware produces, after its deal starts: places and lifts (and a bridge `contract`). */
+  events: TableEvent[];
+}
+
+export interface SessionPlan {
+  session: string;
+  variant: string;
+  schedule: Schedule;
+  trays: Map<number, PlannedTray>;
+  /** Per schedule table number: its plays in order (round, slot). */
+  plays: Map<number, PlannedPlay[]>;
+}
+
+export interface PlanOptions {
+  session: string;
+  variant: string;
+  schedule: Schedule;
+  seed: number;
+  faults?: SessionFaults;
+}
+
+/** Decide the whole session: deals, plays and faults. */
+export function planSession(opts: PlanOptions): SessionPlan {
+  const rng = createRng(opts.seed);
+  const variant = getVariant(opts.variant);
+  if (variant.seats.length !== 4) throw new Error(`variant: a club session needs a four-handed game, not "${opts.variant}"`);
+  const trays = new Map<number, PlannedTray>();
+  const order: { table: number; round: number; slot: number; board: number }[] = [];
+  for (const r of opts.schedule.rounds) {
+    for (const t of r.tables) {
+      t.trays.forEach((b, slot) => { if (b !== null) order.push({ table: t.table, round: r.round, slot, board: b }); });
+    }
+  }
+  // Schedule order: round, then slot; this is the order in which a tray meets its tables.
+  order.sort((a, b) => a.round - b.round || a.slot - b.slot || a.table - b.table);
+  for (const o of order) {
+    if (trays.has(o.board)) continue;
+    const hands = randomDeal(rng);
+    const dealer = dealerOfBoard(o.board);
+    const tray: PlannedTray = { board: o.board, dealer, hands, pbn: formatDeal(hands as unknown as Deal) };
+    if (variant.trump === 'turned') tray.trumpCard = formatCard(randomCardOf(rng, hands[SEATS.indexOf(dealer)]));
+    trays.set(o.board, tray);
+  }
+  const seen = new Map<number, number>();
+  const all: PlannedPlay[] = order.map((o) => {
+    const n = seen.get(o.board) ?? 0;
+    seen.set(o.board, n + 1);
+    return { ...o, playIndex: n, events: [] };
+  });
+  const faults = opts.faults ?? { fouled: 0, wrongTray: 0, revokes: 0 };
+  // Faults go on overplays only: a fouled original has no record to be found against.
+  const overplays = all.filter((p) => p.playIndex > 0);
+  const pick = (from: PlannedPlay[], k: number, what: string): PlannedPlay[] => {
+    if (k > from.length) throw new Error(`faults: ${k} ${what} asked for, but the session has only ${from.length} overplays to put them on`);
+    const pool = [...from];
+    const out: PlannedPlay[] = [];
+    for (let i = 0; i < k; i++) out.push(pool.splice(rng.int(pool.length), 1)[0]);
+    return out;
+  };
+  const fouled = new Set(pick(overplays, faults.fouled, 'fouled trays'));
+  const wrong = new Set(pick(all, faults.wrongTray, 'wrong trays'));
+  const revoke = new Set(pick(overplays.filter((p) => !fouled.has(p)), faults.revokes, 'revokes'));
+  const boards = [...trays.keys()];
+  for (const p of all) {
+    const tray = trays.get(p.board)!;
+    let hands = tray.hands;
+    if (fouled.has(p)) {
+      const f = foulTray(rng, hands, tray.trumpCard, tray.dealer);
+      hands = f.hands;
+      p.fouled = f.fouled;
+    }
+    if (wrong.has(p)) {
+      const others = boards.filter((b) => !tableBoardsInRound(opts.schedule, p.table, p.round).has(b));
+      if (others.length > 0) p.wrongScan = others[rng.int(others.length)];
+    }
+    playOf(rng, p, hands, tray, opts.variant, revoke.has(p));
+  }
+  const plays = new Map<number, PlannedPlay[]>();
+  for (const p of all) {
+    const list = plays.get(p.table) ?? [];
+    list.push(p);
+    plays.set(p.table, list);
+  }
+  return { session: opts.session, variant: opts.variant, schedule: opts.schedule, trays, plays };
+}
+
+/** The tray code a table's scanner reads for a board of the session. */
+export function trayCodeOf(session: string, board: number): string {
+  return formatTrayCode({ session, board }, { check: true });
+}
+
+function tableBoardsInRound(s: Schedule, table: number, round: number): Set<number> {
+  const t = s.rounds.find((r) => r.round === round)?.tables.find((x) => x.table === table);
+  return new Set((t?.trays ?? []).filter((b): b is number => b !== null));
+}
+
+/** Swap one card between two pockets: never the turned trump card, which the trump slip proves. */
+function foulTray(rng: Rng, hands: readonly Hand[], trumpCard: string | undefined, dealer: Seat): { hands: [Hand, Hand, Hand, Hand]; fouled: NonNullable<PlannedPlay['fouled']> } {
+  const a = rng.int(4);
+  const b = (a + 1 + rng.int(3)) % 4;
+  const pickCard = (seat: number): Card => {
+    for (;;) {
+      const c = randomCardOf(rng, hands[seat]);
+      if (!(trumpCard && formatCard(c) === trumpCard && SEATS[seat] === dealer)) return c;
+    }
+  };
+  const ca = pickCard(a);
+  const cb = pickCard(b);
+  const out = hands.map((h) => [...h]) as unknown as [Hand, Hand, Hand, Hand];
+  const move = (card: Card, from: number, to: number) => {
+    const s = (card / 13) | 0;
+    const bit = 1 << (card % 13);
+    out[from][s] &= ~bit;
+    out[to][s] |= bit;
+  };
+  move(ca, a, b);
+  move(cb, b, a);
+  return { hands: out, fouled: { cards: [formatCard(ca), formatCard(cb)], seats: [SEATS[a], SEATS[b]] } };
+}
+
+function playOf(rng: Rng, p: PlannedPlay, hands: [Hand, Hand, Hand, Hand], tray: PlannedTray, variantName: string, renounce: boolean): void {
+  const variant = getVariant(variantName);
+  let trump = -1;
+  let contract: string | undefined;
+  if (variant.trump === 'turned') {
+    trump = suitOf(parseCard(tray.trumpCard!));
+  } else if (variant.trump === 'contract') {
+    contract = formatContract(randomContract(rng));
+    const c = parseContract(contract);
+    if (!c.ok) throw new Error(c.error);
+    trump = c.value.strain;
+  }
+  const leader = openingLeader(variantName, tray.dealer, contract);
+  const played = randomPlay(rng, hands, { leader, trump, renounceAt: renounce ? { trick: 2 + rng.int(8) } : undefined });
+  const trumpTurned = tray.trumpCard === undefined ? undefined : parseCard(tray.trumpCard);
+  const log = playToTableLog(hands, played.plays, { variant: variantName, board: p.board, dealer: tray.dealer, withHands: false, trumpTurned, contract });
+  // The deal event is the table's to make when the tray is scanned; the bridge contract comes after it.
+  p.events = log.filter((e) => e.type !== 'deal');
+  if (contract) {
+    p.contract = contract;
+    p.events.unshift({ type: 'contract', contract });
+  }
+  if (played.injected) p.renounce = { trick: played.injected.trick, seat: SEATS[played.injected.seat], card: formatCard(played.injected.card) };
+}
