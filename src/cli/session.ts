@@ -1,7 +1,139 @@
-// `tenace session`: placeholder until issue 7 writes it.
+// `tenace session simulate`: a whole club session on this machine (src/club/session/).
+import { createLogger } from '../config/logger.js';
+import { movementByName, MOVEMENTS } from '../club/movements/index.js';
+import { planSession, type SessionFaults } from '../club/session/plan.js';
+import { runSession } from '../club/session/runner.js';
+import { closest } from '../config/suggest.js';
+import { variantNames } from '../laws/variants.js';
+import { EX_USAGE, STDIO, parseCommand } from './args.js';
 
-/** Run `tenace session`; resolves to the exit code. */
-export async function sessionCommand(_argv: string[]): Promise<number> {
-  process.stderr.write('tenace session: not written yet\n');
-  return 70;
+const USAGE = 'usage: tenace session simulate --tables N --movement NAME [--boards-per-round B] [--option K=V]... [--variant duplicate-whist|bridge]\n'
+  + '         [--broker URL] [--db FILE] [--speed X|max] [--seed S] [--faults fouled=N,wrong-tray=N,revokes=N] [--http-port P]\n'
+  + '         [--serial auto|pty|loopback] [--club C] [--session S] [--json] [--exit]\n'
+  + '  --speed X     a multiple of real play (a card event every 1.5 s at each table); default 10; max: as fast as it goes\n'
+  + '  --db FILE     keep the director\'s SQLite database in FILE (default: a temporary one)\n'
+  + '  --exit        stop when the session is scored (default: keep the director page open until Ctrl-C)\n';
+
+/** Run `tenace session <sub>`; resolves to the exit code. */
+export async function sessionCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === '--help' || sub === '-h') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (sub !== 'simulate') {
+    process.stderr.write(`tenace session: ${sub ? `unknown subcommand "${sub}"` : 'a subcommand is needed'}: use "simulate"\n${USAGE}`);
+    return EX_USAGE;
+  }
+  const args = parseCommand('session simulate', USAGE, {
+    args: rest,
+    options: {
+      tables: { type: 'string' }, movement: { type: 'string' }, 'boards-per-round': { type: 'string' }, option: { type: 'string', multiple: true },
+      variant: { type: 'string' }, broker: { type: 'string' }, db: { type: 'string' }, speed: { type: 'string' }, seed: { type: 'string' },
+      faults: { type: 'string' }, 'http-port': { type: 'string' }, serial: { type: 'string' }, club: { type: 'string' }, session: { type: 'string' },
+      json: { type: 'boolean' }, exit: { type: 'boolean' }, 'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    },
+  }, STDIO);
+  if (typeof args === 'number') return args;
+  const v = args.values;
+  const usage = (msg: string): number => {
+    process.stderr.write(`tenace session simulate: ${msg}\n${USAGE}`);
+    return EX_USAGE;
+  };
+  const tables = Number(v.tables);
+  if (!Number.isInteger(tables) || tables < 1) return usage('--tables must be a whole number of tables, 1 or more');
+  if (!v.movement) return usage(`--movement is needed: one of ${Object.keys(MOVEMENTS).join(', ')}`);
+  const movement = movementByName(v.movement);
+  if (!movement) {
+    const near = closest(v.movement, Object.keys(MOVEMENTS));
+    return usage(`--movement: no movement "${v.movement}"${near ? `: did you mean "${near}"?` : ''} (tenace movement --list names them)`);
+  }
+  const boardsPerRound = v['boards-per-round'] === undefined ? undefined : Number(v['boards-per-round']);
+  if (boardsPerRound !== undefined && !(Number.isInteger(boardsPerRound) && boardsPerRound > 0)) return usage('--boards-per-round must be a whole number, 1 or more');
+  const options: Record<string, string | number> = {};
+  for (const o of v.option ?? []) {
+    const m = /^([A-Za-z][\w-]*)=(.+)$/.exec(o);
+    if (!m) return usage(`--option "${o}": write it as KEY=VALUE, e.g. even=relay`);
+    options[m[1]] = /^\d+$/.test(m[2]) ? Number(m[2]) : m[2];
+  }
+  const variant = v.variant ?? 'duplicate-whist';
+  if (!variantNames().includes(variant)) return usage(`--variant: "${variant}" is not a game tenace knows (${variantNames().join(', ')})`);
+  const speed = v.speed === undefined ? 10 : v.speed === 'max' ? 'max' : Number(v.speed);
+  if (speed !== 'max' && !(speed > 0)) return usage('--speed must be a positive multiple of real play, or "max"');
+  const seed = v.seed === undefined ? 1 : Number(v.seed);
+  if (!Number.isInteger(seed) || seed < 0) return usage('--seed must be a whole number, 0 or more');
+  const faults = parseFaults(v.faults ?? '');
+  if (typeof faults === 'string') return usage(`--faults: ${faults}`);
+  const httpPort = v['http-port'] === undefined ? 8080 : Number(v['http-port']);
+  if (!Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65535) return usage('--http-port must be a TCP port from 0 to 65535 (0 picks a free one)');
+  const serial = v.serial ?? 'auto';
+  if (serial !== 'auto' && serial !== 'pty' && serial !== 'loopback') return usage('--serial must be auto, pty or loopback');
+
+  const problem = movement.check({ tables, boardsPerRound, options });
+  if (problem) return usage(`--movement ${movement.name}: ${problem}`);
+  const schedule = movement.generate({ tables, boardsPerRound, options });
+  const session = v.session ?? `sim-${seed}`;
+  let plan;
+  try {
+    plan = planSession({ session, variant, schedule, seed, faults });
+  } catch (e) {
+    return usage((e as Error).message);
+  }
+  const log = createLogger({ log: { level: (v['log-level'] ?? 'warn') as 'warn' } });
+  const abort = new AbortController();
+  let signals = 0;
+  const onSignal = (): void => {
+    if (++signals > 1) process.exit(130);
+    abort.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const say = (line: string) => { if (!v.json) process.stdout.write(`tenace: ${line}\n`); };
+  try {
+    const outcome = await runSession({
+      plan, club: v.club ?? 'demo', broker: v.broker, db: v.db, speed, httpPort, serial, log, say, signal: abort.signal,
+      keepOpen: v.exit ? undefined : async (url) => {
+        say(`session scored; the director page stays open at ${url} until Ctrl-C`);
+        await new Promise<void>((r) => abort.signal.addEventListener('abort', () => r(), { once: true }));
+      },
+      onScored: (o) => process.stdout.write(v.json ? `${JSON.stringify({ ...o.standings, session: o.check })}\n` : formatOutcome(o.standings, o.check)),
+    });
+    const c = outcome.check;
+    const missed = c.fouled.filter((f) => !f.found).length + c.wrongTrays.filter((w) => !w.alerted).length + c.revokes.filter((r) => !r.found).length;
+    return missed === 0 && c.verified === c.overplays ? 0 : 1;
+  } catch (e) {
+    if (abort.signal.aborted) return 130;
+    process.stderr.write(`tenace session simulate: ${(e as Error).message}\n`);
+    return 1;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+/** `fouled=1,wrong-tray=2,revokes=1` → counts; a string is the problem. */
+export function parseFaults(spec: string): SessionFaults | string {
+  const f: SessionFaults = { fouled: 0, wrongTray: 0, revokes: 0 };
+  if (spec.trim() === '') return f;
+  for (const part of spec.split(',')) {
+    const m = /^\s*(fouled|wrong-tray|revokes)\s*=\s*(\d+)\s*$/.exec(part);
+    if (!m) return `"${part}" is not one of fouled=N, wrong-tray=N, revokes=N`;
+    const n = Number(m[2]);
+    if (m[1] === 'fouled') f.fouled = n; else if (m[1] === 'wrong-tray') f.wrongTray = n; else f.revokes = n;
+  }
+  return f;
+}
+
+function formatOutcome(r: import('../club/types.js').ScoreReport, c: import('../club/session/runner.js').SessionCheck): string {
+  const lines = [`standings (${r.method}${r.averages ? `; averages N-S ${r.averages.NS}, E-W ${r.averages.EW}` : ''}):`];
+  for (const p of r.pairs) {
+    const vs = p.vsAverage === undefined ? '' : ` ${p.vsAverage > 0 ? '+' : ''}${p.vsAverage}`;
+    const pct = p.percent === undefined ? '' : ` ${p.percent.toFixed(2)}%`;
+    lines.push(`  ${String(p.rankLabel ?? p.rank).padStart(3)}  ${p.pair.padEnd(6)} ${(p.direction ?? '').padEnd(2)} ${String(p.total).padStart(6)}${vs}${pct}`);
+  }
+  lines.push(`trays verified at ${c.verified} of ${c.overplays} overplays; ${c.plays} plays scored`);
+  for (const f of c.fouled) lines.push(`  fouled tray ${f.board} at table ${f.table}: ${f.found ? `found at its first misplaced card, ${f.card}` : 'NOT found'}`);
+  for (const w of c.wrongTrays) lines.push(`  wrong tray ${w.board} scanned at table ${w.table}: ${w.alerted ? 'alerted before any card' : 'NOT alerted'}`);
+  for (const x of c.revokes) lines.push(`  renounce in error by ${x.seat} on tray ${x.board} at table ${x.table}: ${x.found ? 'found' : 'NOT found'}`);
+  return `${lines.join('\n')}\n`;
 }

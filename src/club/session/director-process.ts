@@ -1,0 +1,100 @@
+// The director of a simulated session runs as its own process, from the same `bin` a club runs, so a test can
+// kill -9 it mid-session and start it again on the same database.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from 'pino';
+import { stringify } from 'yaml';
+import type { Schedule } from '../types.js';
+
+export interface DirectorProcessOptions {
+  /** A folder for the config file. */
+  work: string;
+  club: string;
+  session: string;
+  variant: string;
+  schedule: Schedule;
+  broker: string;
+  db: string;
+  /** 0: a free port. */
+  httpPort: number;
+  log: Logger;
+}
+
+export interface DirectorProcess {
+  /** The director page. */
+  url: string | null;
+  configPath: string;
+  pid(): number | undefined;
+  /** kill -9, as a power cut would. */
+  kill(): void;
+  /** Start it again (after kill) on the same config and database. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'bin', 'tenace.mjs');
+
+/** Write the director's config for this session and start `tenace director` on it. */
+export async function startDirectorProcess(o: DirectorProcessOptions): Promise<DirectorProcess> {
+  const port = o.httpPort === 0 ? await freePort() : o.httpPort;
+  const configPath = join(o.work, 'club.yaml');
+  writeFileSync(configPath, stringify(directorConfig(o, port)));
+  let child: ChildProcess | null = null;
+  const start = async () => {
+    child = spawn(process.execPath, [BIN, 'director', '--config', configPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const c = child;
+    c.stdout?.on('data', (d: Buffer) => o.log.debug({ director: d.toString('utf8').trim() }, 'director'));
+    c.stderr?.on('data', (d: Buffer) => o.log.warn({ director: d.toString('utf8').trim() }, 'director'));
+    c.on('exit', (code, sig) => { if (child === c && code !== 0) o.log.warn({ code, sig }, 'director exited'); });
+  };
+  await start();
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    configPath,
+    pid: () => child?.pid,
+    kill() {
+      child?.kill('SIGKILL');
+    },
+    async restart() {
+      await start();
+    },
+    async stop() {
+      const c = child;
+      child = null;
+      if (!c || c.exitCode !== null || c.signalCode !== null) return;
+      const gone = new Promise((r) => c.once('exit', r));
+      c.kill('SIGTERM');
+      const t = setTimeout(() => c.kill('SIGKILL'), 5000);
+      await gone;
+      clearTimeout(t);
+    },
+  };
+}
+
+/** The director's config for a simulated session (config/club.example.yaml documents each key). */
+export function directorConfig(o: DirectorProcessOptions, port: number): Record<string, unknown> {
+  return {
+    club: { id: o.club },
+    session: o.session,
+    variant: o.variant,
+    movement: { name: o.schedule.movement, tables: o.schedule.tables, boardsPerRound: o.schedule.boardsPerRound, ...(o.schedule.options ? { options: o.schedule.options } : {}) },
+    mqtt: { url: o.broker },
+    store: { url: `sqlite:${o.db}` },
+    http: { host: '127.0.0.1', port },
+    log: { level: 'warn' },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}

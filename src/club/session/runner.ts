@@ -1,0 +1,283 @@
+// `tenace session simulate`: a whole club session on one machine. Emulated tables run the real table path (emulated
+// bridge and scanner → serial driver → journal → engine → feed), the director runs as its own process (as in a
+// club: it can be killed and restarted), and everything meets on one broker. The players follow the plan
+// (plan.ts): they wait for the director's round assignment, scan their trays, and play the cards.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mqtt, { type MqttClient } from 'mqtt';
+import type { Logger } from 'pino';
+import { type Simulation, startSimulation } from '../../daemon/simulation.js';
+import type { TableEvent } from '../../formats/table-log.js';
+import { DEFAULT_BASE, sessionTopics } from '../../feed/topics.js';
+import type { ClubAlert, RoundAssignment, ScoreReport, TrayRecord } from '../types.js';
+import { type PlannedPlay, type SessionPlan, trayCodeOf } from './plan.js';
+import { type DirectorProcess, startDirectorProcess } from './director-process.js';
+
+export interface RunOptions {
+  plan: SessionPlan;
+  club: string;
+  /** Broker URL; undefined: an embedded aedes broker on a free port. */
+  broker?: string;
+  /** The director's database file (SQLite); default a temporary one. */
+  db?: string;
+  /** Multiple of real play speed (1: a card event every 1.5 s per table), or 'max'. */
+  speed: number | 'max';
+  /** Director page port (0: any free port). */
+  httpPort: number;
+  serial: 'pty' | 'loopback' | 'auto';
+  log: Logger;
+  /** Called with each line worth telling the user (where the director page is, round progress). */
+  say?: (line: string) => void;
+  /** Give up waiting for the director or the broker after this long (ms); default 60 s. */
+  waitMs?: number;
+  signal?: AbortSignal;
+  /** Called once the session is scored, before anything stops. */
+  onScored?: (o: SessionOutcome) => void;
+  /** Keep everything running (the director page open) until this resolves; called after onScored. */
+  keepOpen?: (directorUrl: string) => Promise<void>;
+}
+
+/** What a session did, beside the standings. */
+export interface SessionCheck {
+  plays: number;
+  overplays: number;
+  /** Overplays whose deal was started with the tray record's hands. */
+  verified: number;
+  /** Fouled trays injected, and found at their first misplaced card (card-not-in-hand naming a swapped card). */
+  fouled: { board: number; table: number; found: boolean; card?: string }[];
+  /** Wrong trays scanned, and alerted before any card of them was played. */
+  wrongTrays: { board: number; table: number; alerted: boolean }[];
+  /** Renounces in error injected, and found. */
+  revokes: { board: number; table: number; seat: string; found: boolean }[];
+  alerts: ClubAlert[];
+}
+
+export interface SessionOutcome {
+  standings: ScoreReport;
+  check: SessionCheck;
+  directorUrl: string | null;
+}
+
+/** Real play: about one card event (a place or a lift) every 1.5 s at a table. */
+export const REAL_EVENTS_PER_SECOND = 1 / 1.5;
+
+/** Run the whole session; resolves with the final standings once the director has scored every play. */
+export async function runSession(opts: RunOptions): Promise<SessionOutcome> {
+  const { plan, club } = opts;
+  const say = opts.say ?? (() => undefined);
+  const waitMs = opts.waitMs ?? 60_000;
+  const work = mkdtempSync(join(tmpdir(), 'tenace-session-'));
+  const stack: (() => Promise<unknown>)[] = [];
+  try {
+    let url = opts.broker;
+    if (!url) {
+      const { startEmbeddedBroker } = await import('../../broker/embedded.js');
+      const broker = await startEmbeddedBroker({ host: '127.0.0.1', port: 0 });
+      stack.push(() => broker.close());
+      url = broker.url;
+    }
+    const watch = await SessionWatch.connect(url, club, plan.session);
+    stack.push(() => watch.close());
+
+    const director = await startDirectorProcess({
+      work, club, session: plan.session, variant: plan.variant, schedule: plan.schedule, broker: url, db: opts.db ?? join(work, 'club.db'),
+      httpPort: opts.httpPort, log: opts.log,
+    });
+    stack.push(() => director.stop());
+    await watch.until(() => watch.assignments.size >= plan.schedule.tables, waitMs, 'the director to assign the tables', opts.signal);
+    if (director.url) say(`director page at ${director.url}`);
+
+    const speed = opts.speed === 'max' ? 'max' : opts.speed * REAL_EVENTS_PER_SECOND;
+    const tables = new Map<number, Simulation>();
+    for (const t of [...plan.plays.keys()].sort((a, b) => a - b)) {
+      const sim = await startSimulation({
+        broker: url, club, table: String(t), session: plan.session, events: [], speed, httpPort: 0, log: opts.log.child({ table: t }),
+        serial: opts.serial, autoplay: false, embargo: 'tray-complete',
+      });
+      tables.set(t, sim);
+      stack.push(() => sim.stop());
+    }
+    say(`${tables.size} tables, ${plan.trays.size} trays, ${plan.schedule.rounds.length} rounds of ${plan.schedule.movement}`);
+
+    const barrier = new SlotBarrier(plan);
+    const check = newCheck(plan);
+    await Promise.all([...tables].map(([t, sim]) => playTable(t, sim, plan.plays.get(t) ?? [], { watch, barrier, plan, check, waitMs, signal: opts.signal, say })));
+    const total = check.plays;
+    await watch.until(() => resultsIn(watch.standings) >= total, waitMs, `the director to score all ${total} plays`, opts.signal);
+    check.alerts = watch.alerts;
+    const outcome: SessionOutcome = { standings: watch.standings!, check, directorUrl: director.url };
+    opts.onScored?.(outcome);
+    if (opts.keepOpen && director.url) await opts.keepOpen(director.url);
+    return outcome;
+  } finally {
+    for (const undo of stack.reverse()) await undo().catch((err) => opts.log.warn({ err }, 'session: part did not stop cleanly'));
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+interface PlayContext {
+  watch: SessionWatch;
+  barrier: SlotBarrier;
+  plan: SessionPlan;
+  check: SessionCheck;
+  waitMs: number;
+  signal?: AbortSignal;
+  say: (line: string) => void;
+}
+
+/** One table's part: round by round, wait for the assignment, then each tray in its slot. */
+async function playTable(table: number, sim: Simulation, plays: readonly PlannedPlay[], ctx: PlayContext): Promise<void> {
+  const { watch, plan } = ctx;
+  const c = sim.controller;
+  for (const p of plays) {
+    await watch.until(() => (watch.assignments.get(String(table))?.round ?? 0) >= p.round, ctx.waitMs, `table ${table}'s assignment for round ${p.round}`, ctx.signal);
+    await ctx.barrier.enter(p, ctx.signal);
+    try {
+      // An overplay waits for the tray's record: in the club the tray cannot reach the next table sooner.
+      if (p.playIndex > 0) await watch.until(() => watch.records.has(p.board), ctx.waitMs, `the record of tray ${p.board}`, ctx.signal);
+      if (p.wrongScan !== undefined) {
+        await sim.playEvents([{ type: 'tray', code: trayCodeOf(plan.session, p.wrongScan) }]);
+        // The alert must reach the director before any card is played: wait for it before the right tray is scanned.
+        const wrong = p.wrongScan;
+        const alerted = await watch.until(() => watch.alerts.some((a) => a.kind === 'wrong-tray' && a.table === String(table) && a.board === wrong), 10_000, 'the wrong-tray alert', ctx.signal)
+          .then(() => true, () => false);
+        ctx.check.wrongTrays.push({ board: wrong, table, alerted });
+      }
+      const before = c.journal.lastSeq;
+      await sim.playEvents([{ type: 'tray', code: trayCodeOf(plan.session, p.board) }]);
+      const deal = await waitForDeal(sim, before, p.board, ctx);
+      if (p.playIndex > 0 && deal.hands === plan.trays.get(p.board)!.pbn) ctx.check.verified++;
+      await sim.playEvents(p.events);
+      const result = c.table.results().at(-1) ?? c.table.result();
+      if (p.fouled) {
+        const f = result?.findings.find((x) => x.kind === 'card-not-in-hand');
+        ctx.check.fouled.push({ board: p.board, table, found: !!f && p.fouled.cards.includes(f.card ?? ''), card: f?.card });
+      }
+      if (p.renounce) {
+        const found = !!result?.findings.some((x) => x.kind === 'renounce-in-error' && x.seat === p.renounce!.seat);
+        ctx.check.revokes.push({ board: p.board, table, seat: p.renounce.seat, found });
+      }
+    } finally {
+      ctx.barrier.leave(p);
+    }
+  }
+}
+
+async function waitForDeal(sim: Simulation, after: number, board: number, ctx: PlayContext): Promise<Extract<TableEvent, { type: 'deal' }>> {
+  let found: Extract<TableEvent, { type: 'deal' }> | undefined;
+  await ctx.watch.until(() => {
+    found = sim.controller.journal.events(after).find((e): e is Extract<TableEvent, { type: 'deal' }> => e.type === 'deal' && e.board === board);
+    return !!found;
+  }, ctx.waitMs, `table ${sim.controller.journal.session} to start the deal of tray ${board}`, ctx.signal);
+  return found!;
+}
+
+function newCheck(plan: SessionPlan): SessionCheck {
+  const all = [...plan.plays.values()].flat();
+  return { plays: all.length, overplays: all.filter((p) => p.playIndex > 0).length, verified: 0, fouled: [], wrongTrays: [], revokes: [], alerts: [] };
+}
+
+function resultsIn(r: ScoreReport | null): number {
+  return r ? r.boards.reduce((n, b) => n + b.results.length, 0) : 0;
+}
+
+/**
+ * Slot k of a round starts at a table only when every table has finished slot k-1 of that round: the schedule's
+ * promise that a tray is at one table at a time holds in time, not only on paper.
+ */
+class SlotBarrier {
+  private readonly pending = new Map<string, number>();
+  private readonly waiters = new Map<string, (() => void)[]>();
+
+  constructor(plan: SessionPlan) {
+    for (const p of [...plan.plays.values()].flat()) {
+      const k = key(p.round, p.slot);
+      this.pending.set(k, (this.pending.get(k) ?? 0) + 1);
+    }
+  }
+
+  /** Resolves when every earlier slot of this round (and every earlier round) is done. */
+  async enter(p: PlannedPlay, signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      const open = [...this.pending].find(([k, n]) => n > 0 && before(k, p.round, p.slot));
+      if (!open) return;
+      if (signal?.aborted) throw new Error('session stopped');
+      await new Promise<void>((r) => this.waiters.set(open[0], [...(this.waiters.get(open[0]) ?? []), r]));
+    }
+  }
+
+  leave(p: PlannedPlay): void {
+    const k = key(p.round, p.slot);
+    const n = (this.pending.get(k) ?? 1) - 1;
+    this.pending.set(k, n);
+    if (n === 0) for (const w of this.waiters.get(k) ?? []) w();
+  }
+}
+
+function key(round: number, slot: number): string {
+  return `${round}:${slot}`;
+}
+
+function before(k: string, round: number, slot: number): boolean {
+  const [r, s] = k.split(':').map(Number);
+  return r < round || (r === round && s < slot);
+}
+
+/** What the session runner reads from the broker: records, assignments, alerts, standings. */
+class SessionWatch {
+  readonly records = new Map<number, TrayRecord>();
+  readonly assignments = new Map<string, RoundAssignment>();
+  readonly alerts: ClubAlert[] = [];
+  standings: ScoreReport | null = null;
+  private readonly changed = new Set<() => void>();
+
+  private constructor(private readonly client: MqttClient) {}
+
+  static async connect(url: string, club: string, session: string, base = DEFAULT_BASE): Promise<SessionWatch> {
+    const client = await mqtt.connectAsync(url, { clientId: `tenace-session-${club}-${session}-${process.pid}`, protocolVersion: 4, reconnectPeriod: 500 });
+    const w = new SessionWatch(client);
+    const t = sessionTopics(club, session, base);
+    const assignment = `${base}/${club}/+/assignment`;
+    const tableAlerts = `${base}/${club}/+/director`;
+    client.on('message', (topic, payload) => {
+      if (payload.length === 0) return;
+      let msg: unknown;
+      try { msg = JSON.parse(payload.toString('utf8')); } catch { return; }
+      const m = msg as { type?: string; session?: string };
+      if (m.type === 'tenace.tray' && m.session === session) w.records.set((msg as TrayRecord).board, msg as TrayRecord);
+      else if (m.type === 'tenace.assignment' && m.session === session) w.assignments.set((msg as RoundAssignment).table, msg as RoundAssignment);
+      else if (m.type === 'tenace.alert' && m.session === session) w.alerts.push(msg as ClubAlert);
+      else if (topic === t.standings) w.standings = msg as ScoreReport;
+      for (const f of w.changed) f();
+    });
+    await client.subscribeAsync([t.traysFilter, assignment, tableAlerts, t.alerts, t.standings], { qos: 1 });
+    return w;
+  }
+
+  /** Resolves when `cond` holds (checked on every message and every 50 ms); rejects after `ms` naming `what`. */
+  until(cond: () => boolean, ms: number, what: string, signal?: AbortSignal): Promise<void> {
+    if (cond()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const done = (err?: Error) => {
+        clearTimeout(timer);
+        clearInterval(poll);
+        this.changed.delete(check);
+        signal?.removeEventListener('abort', onAbort);
+        if (err) reject(err); else resolve();
+      };
+      const check = () => { if (cond()) done(); };
+      const onAbort = () => done(new Error('session stopped'));
+      const timer = setTimeout(() => done(new Error(`timed out after ${ms / 1000} s waiting for ${what}`)), ms);
+      const poll = setInterval(check, 50);
+      this.changed.add(check);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.client.endAsync();
+  }
+}
+
+export type { DirectorProcess };
