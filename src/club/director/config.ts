@@ -1,0 +1,272 @@
+// The director's YAML config (config/club.example.yaml): one JSON schema (defaults, validation, the published
+// config/club.schema.json) and the checks a schema cannot express (the movement exists and fits the tables, table ids
+// are distinct topic levels). Bad input never throws: every problem is a { path, message } saying how to fix it.
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { parseDocument } from 'yaml';
+import { closest } from '../../config/suggest.js';
+import type { ConfigError } from '../../config/load.js';
+import type { LogLevel } from '../../config/schema.js';
+import { RESERVED_TABLE_NAMES } from '../../feed/topics.js';
+import { variantNames } from '../../laws/variants.js';
+import { MOVEMENTS, movementByName } from '../movements/index.js';
+import type { ScoreMethod } from '../types.js';
+
+/** When the director releases a tray's embargo (`club/<session>/released`). */
+export type DirectorEmbargo = 'tray-complete' | 'session-end';
+
+/** A validated director config, defaults filled in, the SQLite path resolved against the config file's folder. */
+export interface DirectorConfig {
+  club: { id: string };
+  session: string;
+  variant: string;
+  movement: { name: string; tables: number; boardsPerRound?: number; options?: Record<string, string | number | boolean> };
+  /** Table ids in schedule order: tables[k] is table number k+1 of the schedule. Default "1".."N". */
+  tables: string[];
+  mqtt: { url: string; username?: string; password?: string; passwordFile?: string; clientId?: string; keepalive: number; baseTopic: string };
+  /** `sqlite:PATH` or `postgres://...`. */
+  store: { url: string };
+  http: { enabled: boolean; host: string; port: number };
+  scoring: { method?: ScoreMethod };
+  embargo: DirectorEmbargo;
+  log: { level: LogLevel };
+}
+
+const TOPIC_ID = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
+const TOPIC_ID_FIX = 'use 1-64 letters, digits, "-", "_" or "." (it becomes an MQTT topic level)';
+
+/** The JSON schema of the director's config (ajv draft-07, with the `fix` annotation keyword as in src/config/schema.ts). */
+export const directorConfigSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['club', 'session', 'movement'],
+  properties: {
+    club: {
+      type: 'object', additionalProperties: false, required: ['id'], description: 'the club',
+      properties: { id: { type: 'string', pattern: TOPIC_ID, fix: `must be the club's short id, e.g. "ely"; ${TOPIC_ID_FIX}` } },
+    },
+    session: {
+      type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$',
+      fix: 'must be the session name the tables use, such as "2025-03-14-evening": letters, digits, "-", "_" or ".", at most 64',
+    },
+    variant: { type: 'string', enum: variantNames(), default: 'duplicate-whist' },
+    movement: {
+      type: 'object', additionalProperties: false, required: ['name', 'tables'], description: 'the movement of the session',
+      properties: {
+        name: { type: 'string', minLength: 1, fix: `must name a movement: one of ${Object.keys(MOVEMENTS).join(', ')}` },
+        tables: { type: 'integer', minimum: 1, maximum: 200, fix: 'must be the number of tables, a whole number from 1 to 200' },
+        boardsPerRound: { type: 'integer', minimum: 1, maximum: 36, fix: 'must be the number of trays a table plays each round, 1 to 36' },
+        options: {
+          type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] },
+          fix: 'must be a section of the movement\'s named choices, e.g. { even: relay } for a mitchell',
+        },
+      },
+    },
+    tables: {
+      type: 'array', items: { type: 'string', pattern: TOPIC_ID, fix: `must be a table id; ${TOPIC_ID_FIX}` },
+      fix: 'must list the table ids in schedule order (the first is table 1), e.g. ["1", "2", "3"]; leave it out for "1".."N"',
+    },
+    mqtt: {
+      type: 'object', additionalProperties: false, default: {},
+      properties: {
+        url: {
+          type: 'string', pattern: '^(mqtts?|wss?|tcp|ssl)://[^\\s]+$', default: 'mqtt://127.0.0.1:1883',
+          fix: 'must be a broker URL such as "mqtt://127.0.0.1:1883" or "mqtts://broker:8883"',
+        },
+        username: { type: 'string', minLength: 1, fix: 'must be the MQTT user name (text; quote it if it looks like a number)' },
+        password: { type: 'string', minLength: 1, fix: 'must be text; quote it if it looks like a number, or use passwordFile' },
+        passwordFile: { type: 'string', minLength: 1, fix: 'must be the path of a file whose first line is the MQTT password' },
+        clientId: { type: 'string', minLength: 1, maxLength: 128, fix: 'must be 1-128 characters (default: tenace-director-<club>-<session>)' },
+        keepalive: { type: 'integer', minimum: 0, maximum: 65535, default: 30, fix: 'must be a whole number of seconds from 0 to 65535' },
+        baseTopic: {
+          type: 'string', pattern: '^[^/+#\\s]+(/[^/+#\\s]+)*$', default: 'tenace',
+          fix: 'must be one or more topic levels without "+", "#", spaces or a leading or trailing "/", e.g. "tenace"',
+        },
+      },
+    },
+    store: {
+      type: 'object', additionalProperties: false, default: {},
+      properties: {
+        url: {
+          type: 'string', pattern: '^(sqlite:.+|postgres(ql)?://.+)$', default: 'sqlite:tenace-director.db',
+          fix: 'must be "sqlite:PATH" (a file, relative to this config) or "postgres://user@host:5432/database"',
+        },
+      },
+    },
+    http: {
+      type: 'object', additionalProperties: false, default: {},
+      properties: {
+        enabled: { type: 'boolean', default: true, fix: 'must be true or false' },
+        host: { type: 'string', minLength: 1, default: '127.0.0.1', fix: 'must be the address the director page listens on, e.g. "127.0.0.1" or "0.0.0.0"' },
+        port: { type: 'integer', minimum: 0, maximum: 65535, default: 8090, fix: 'must be a TCP port from 1 to 65535 (0: any free port)' },
+      },
+    },
+    scoring: {
+      type: 'object', additionalProperties: false, default: {},
+      properties: { method: { type: 'string', enum: ['average', 'matchpoints', 'cross-imps', 'butler'] } },
+    },
+    embargo: { type: 'string', enum: ['tray-complete', 'session-end'], default: 'tray-complete' },
+    log: {
+      type: 'object', additionalProperties: false, default: {},
+      properties: { level: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' } },
+    },
+  },
+} as const;
+
+export type DirectorConfigResult = { ok: true; config: DirectorConfig } | { ok: false; errors: ConfigError[] };
+
+let validator: ValidateFunction | undefined;
+
+function getValidator(): ValidateFunction {
+  if (!validator) {
+    const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true, allowUnionTypes: true });
+    ajv.addKeyword({ keyword: 'fix', schemaType: 'string' });
+    validator = ajv.compile(directorConfigSchema);
+  }
+  return validator;
+}
+
+/** Load and check the director's config file; never throws for bad input. */
+export function loadDirectorConfig(path: string): DirectorConfigResult {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'it does not exist: check the path, or copy config/club.example.yaml there' : (e as Error).message;
+    return { ok: false, errors: [{ path: '', message: `cannot read config file ${path}: ${why}` }] };
+  }
+  return parseDirectorConfig(text, dirname(resolve(path)));
+}
+
+/** Check config text (YAML or JSON); relative SQLite paths resolve against `baseDir`. */
+export function parseDirectorConfig(text: string, baseDir = process.cwd()): DirectorConfigResult {
+  const doc = parseDocument(text, { uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    return { ok: false, errors: doc.errors.map((e) => ({ path: '', line: e.linePos?.[0]?.line, message: `YAML syntax: ${e.message.split('\n')[0]}` })) };
+  }
+  const raw = doc.toJS() as unknown;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    return { ok: false, errors: [{ path: '', message: 'the config must be a YAML mapping with at least club, session and movement' }] };
+  }
+  const data = raw as Record<string, unknown>;
+  // YAML reads `session: 2025` and `tables: [1, 2]` as numbers; ids are names.
+  if (Number.isSafeInteger(data.session)) data.session = String(data.session);
+  const club = data.club as Record<string, unknown> | undefined;
+  if (club && typeof club === 'object' && Number.isSafeInteger(club.id)) club.id = String(club.id);
+  if (Array.isArray(data.tables)) data.tables = data.tables.map((t) => (Number.isSafeInteger(t) ? String(t) : t));
+
+  const validate = getValidator();
+  const errors: ConfigError[] = validate(data) ? [] : mapErrors(validate.errors ?? []);
+  if (errors.length === 0) errors.push(...crossChecks(data as unknown as DirectorConfig));
+  if (errors.length > 0) return { ok: false, errors };
+  const config = data as unknown as DirectorConfig;
+  if (!config.tables) config.tables = Array.from({ length: config.movement.tables }, (_, i) => String(i + 1));
+  if (config.store.url.startsWith('sqlite:')) {
+    const p = config.store.url.slice('sqlite:'.length);
+    if (p !== ':memory:' && !isAbsolute(p)) config.store.url = `sqlite:${resolve(baseDir, p)}`;
+  }
+  if (config.mqtt.passwordFile && !isAbsolute(config.mqtt.passwordFile)) config.mqtt.passwordFile = resolve(baseDir, config.mqtt.passwordFile);
+  return { ok: true, config };
+}
+
+interface SchemaLike { fix?: string; type?: string; enum?: readonly string[]; properties?: Record<string, SchemaLike> }
+
+function pathOf(pointer: string, extra?: string): string {
+  const segs = pointer === '' ? [] : pointer.slice(1).split('/');
+  if (extra !== undefined) segs.push(extra);
+  return segs.reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '');
+}
+
+function mapErrors(list: readonly ErrorObject[]): ConfigError[] {
+  const out: ConfigError[] = [];
+  const seen = new Set<string>();
+  const push = (path: string, message: string) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    out.push({ path, message });
+  };
+  for (const e of list) {
+    const ps = e.parentSchema as SchemaLike | undefined;
+    if (e.keyword === 'required') {
+      const key = (e.params as { missingProperty: string }).missingProperty;
+      const child = ps?.properties?.[key];
+      push(pathOf(e.instancePath, key), `is required${child?.type === 'object' ? `: add "${key}:" with ${Object.keys(child.properties ?? {}).join(', ')}` : child?.fix ? `; it ${child.fix}` : ''}`);
+    } else if (e.keyword === 'additionalProperties') {
+      const key = (e.params as { additionalProperty: string }).additionalProperty;
+      const here = Object.keys(ps?.properties ?? {});
+      const near = closest(key, here);
+      push(pathOf(e.instancePath, key), `is not a known setting: ${near ? `did you mean "${near}"?` : `the settings here are ${here.join(', ')}`}`);
+    } else if (e.keyword === 'enum') {
+      const allowed = (e.schema as readonly string[]).map(String);
+      const near = typeof e.data === 'string' ? closest(e.data, allowed) : undefined;
+      push(pathOf(e.instancePath), `must be one of ${allowed.join(', ')} (got ${JSON.stringify(e.data)})${near ? `: did you mean "${near}"?` : ''}`);
+    } else {
+      const shown = typeof e.data === 'object' ? '' : ` (got ${JSON.stringify(e.data)})`;
+      push(pathOf(e.instancePath), `${ps?.fix ?? `must satisfy ${e.keyword}: ${e.message ?? ''}`}${pathOf(e.instancePath).endsWith('password') ? '' : shown}`);
+    }
+  }
+  return out;
+}
+
+function crossChecks(c: DirectorConfig): ConfigError[] {
+  const errors: ConfigError[] = [];
+  const m = movementByName(c.movement.name);
+  if (!m) {
+    const near = closest(c.movement.name, Object.keys(MOVEMENTS));
+    errors.push({ path: 'movement.name', message: `"${c.movement.name}" is not a movement${near ? `: did you mean "${near}"?` : ''}; use one of ${Object.keys(MOVEMENTS).join(', ')}` });
+  } else {
+    let problem: string | null = null;
+    try {
+      problem = m.check({ tables: c.movement.tables, boardsPerRound: c.movement.boardsPerRound, options: c.movement.options });
+    } catch {
+      // A movement not written yet cannot check; the service says so when it generates the schedule.
+    }
+    if (problem) errors.push({ path: 'movement', message: problem });
+  }
+  if (c.tables) {
+    if (c.tables.length !== c.movement.tables) {
+      errors.push({ path: 'tables', message: `lists ${c.tables.length} table ids but movement.tables is ${c.movement.tables}: give one id per table, in schedule order` });
+    }
+    const seen = new Map<string, number>();
+    c.tables.forEach((t, i) => {
+      if (RESERVED_TABLE_NAMES.has(t)) errors.push({ path: `tables[${i}]`, message: `"${t}" is reserved for the club's own topics; choose another table id` });
+      const j = seen.get(t);
+      if (j !== undefined) errors.push({ path: `tables[${i}]`, message: `repeats "${t}" of tables[${j}]: give each table its own id` });
+      else seen.set(t, i);
+    });
+  }
+  if (c.mqtt.password !== undefined && c.mqtt.passwordFile !== undefined) {
+    errors.push({ path: 'mqtt.passwordFile', message: 'cannot be used together with mqtt.password: keep one of the two' });
+  }
+  return errors;
+}
+
+/** The director's config schema for editors (config/club.schema.json): `fix` sentences become descriptions. */
+export function publishedDirectorSchemaText(): string {
+  const convert = (node: Record<string, unknown>): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) {
+      if (k === 'fix') continue;
+      if (k === 'properties') out.properties = Object.fromEntries(Object.entries(v as Record<string, Record<string, unknown>>).map(([n, ch]) => [n, convert(ch)]));
+      else if (k === 'items' && typeof v === 'object' && v !== null && !Array.isArray(v)) out.items = convert(v as Record<string, unknown>);
+      else out[k] = Array.isArray(v) ? [...v] : v;
+    }
+    if (typeof node.fix === 'string' && out.description === undefined) out.description = node.fix.replace(/^must be /, '');
+    return out;
+  };
+  const s = convert(directorConfigSchema as unknown as Record<string, unknown>);
+  const props = s.properties as Record<string, Record<string, unknown>>;
+  // YAML ids may be written as numbers (`session: 2025`, `tables: [1, 2]`): the loader takes their digits.
+  props.session = { ...props.session, type: ['string', 'integer'] };
+  props.tables = { ...props.tables, items: { ...(props.tables.items as object), type: ['string', 'integer'] } };
+  const clubId = (props.club.properties as Record<string, Record<string, unknown>>).id;
+  (props.club.properties as Record<string, unknown>).id = { ...clubId, type: ['string', 'integer'] };
+  return `${JSON.stringify({
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: 'tenace director configuration',
+    description: 'The YAML config of `tenace director` (config/club.example.yaml explains each setting).',
+    ...s,
+  }, null, 2)}\n`;
+}

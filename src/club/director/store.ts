@@ -1,0 +1,268 @@
+// The director's store: one schema and one set of queries (Kysely) on SQLite (better-sqlite3, the default) or
+// PostgreSQL (pg, the championship's), migrated at start by versioned migrations kept in this file.
+//
+// The events table is the truth: every table event the director has received, keyed by (session, table, seq), so a
+// redelivery inserts nothing. What the director derives from them (travellers, tray records, alerts) is stored in the
+// same transaction as the event that produced it, keyed so that deriving it again after a restart changes nothing.
+import Database from 'better-sqlite3';
+import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { TableEvent } from '../../formats/table-log.js';
+import type { ClubAlert, RoundAssignment, Traveller, TrayRecord } from '../types.js';
+
+interface EventsTable { session: string; table_id: string; seq: number; json: string; received: string }
+interface TableStateTable { session: string; table_id: string; first_seq: number }
+interface TraysTable { session: string; board: number; rev: number; json: string; source: string; at: string }
+interface ResultsTable {
+  session: string; board: number; table_id: string; round: number | null; ns: string; ew: string; json: string; from_seq: number; to_seq: number;
+}
+interface AlertsTable { session: string; id: string; kind: string; json: string; at: string }
+interface DecisionsTable { session: string; transaction_id: string; cmd: string; digest: string; request: string; response: string; at: string }
+interface AssignmentsTable { session: string; table_id: string; round: number; json: string; at: string }
+
+/** The tables of the store, as Kysely sees them. */
+export interface DirectorDb {
+  events: EventsTable;
+  table_state: TableStateTable;
+  trays: TraysTable;
+  results: ResultsTable;
+  alerts: AlertsTable;
+  decisions: DecisionsTable;
+  assignments: AssignmentsTable;
+}
+
+/** The migrations, oldest first. Append a new one; never edit one that has shipped. */
+export const MIGRATIONS: Record<string, Migration> = {
+  '0001-initial': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.createTable('events')
+        .addColumn('session', 'text', (c) => c.notNull()).addColumn('table_id', 'text', (c) => c.notNull())
+        .addColumn('seq', 'integer', (c) => c.notNull()).addColumn('json', 'text', (c) => c.notNull())
+        .addColumn('received', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('events_pk', ['session', 'table_id', 'seq']).execute();
+      await db.schema.createTable('table_state')
+        .addColumn('session', 'text', (c) => c.notNull()).addColumn('table_id', 'text', (c) => c.notNull())
+        .addColumn('first_seq', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('table_state_pk', ['session', 'table_id']).execute();
+      await db.schema.createTable('trays')
+        .addColumn('session', 'text', (c) => c.notNull()).addColumn('board', 'integer', (c) => c.notNull())
+        .addColumn('rev', 'integer', (c) => c.notNull()).addColumn('json', 'text', (c) => c.notNull())
+        .addColumn('source', 'text', (c) => c.notNull()).addColumn('at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('trays_pk', ['session', 'board', 'rev']).execute();
+      await db.schema.createTable('results')
+        .addColumn('session', 'text', (c) => c.notNull()).addColumn('board', 'integer', (c) => c.notNull())
+        .addColumn('table_id', 'text', (c) => c.notNull()).addColumn('round', 'integer')
+        .addColumn('ns', 'text', (c) => c.notNull()).addColumn('ew', 'text', (c) => c.notNull())
+        .addColumn('json', 'text', (c) => c.notNull())
+        .addColumn('from_seq', 'integer', (c) => c.notNull()).addColumn('to_seq', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('results_pk', ['session', 'board', 'table_id']).execute();
+      await db.schema.createTable('alerts')
+        .addColumn('session', 'text', (c) => c.notNull()).addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull()).addColumn('json', 'text', (c) => c.notNull())
+        .addColumn('at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('alerts_pk', ['session', 'id']).execute();
+      await db.schema.createTable('decisions')
+        .addColumn('session', 'text', (c) => c.notNull()).addColumn('transaction_id', 'text', (c) => c.notNull())
+        .addColumn('cmd', 'text', (c) => c.notNull()).addColumn('digest', 'text', (c) => c.notNull())
+        .addColumn('request', 'text', (c) => c.notNull()).addColumn('response', 'text', (c) => c.notNull())
+        .addColumn('at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('decisions_pk', ['session', 'transaction_id']).execute();
+      await db.schema.createTable('assignments')
+        .addColumn('session', 'text', (c) => c.notNull()).addColumn('table_id', 'text', (c) => c.notNull())
+        .addColumn('round', 'integer', (c) => c.notNull()).addColumn('json', 'text', (c) => c.notNull())
+        .addColumn('at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('assignments_pk', ['session', 'table_id', 'round']).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      for (const t of ['assignments', 'decisions', 'alerts', 'results', 'trays', 'table_state', 'events']) await db.schema.dropTable(t).execute();
+    },
+  },
+};
+
+/** The in-code migration provider (no migration files to ship or find at run time). */
+export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+/** A stored event: the table's journal event with the table it came from. */
+export interface StoredEvent { table: string; seq: number; event: TableEvent }
+
+/** A stored traveller line with where it came from. */
+export interface StoredResult { table: string; traveller: Traveller; fromSeq: number; toSeq: number }
+
+/** A journaled director decision and the response it got. */
+export interface StoredDecision { transaction: string; cmd: string; digest: string; request: unknown; response: unknown; at: string }
+
+const num = (v: unknown): number => Number(v);
+
+/** The queries, on the database or inside a transaction. */
+export class StoreOps {
+  constructor(protected readonly q: Kysely<DirectorDb> | Transaction<DirectorDb>) {}
+
+  /** Store one event; false when (session, table, seq) was there already (a redelivery). */
+  async insertEvent(session: string, table: string, seq: number, event: TableEvent, received: string): Promise<boolean> {
+    const r = await this.q.insertInto('events').values({ session, table_id: table, seq, json: JSON.stringify(event), received })
+      .onConflict((oc) => oc.columns(['session', 'table_id', 'seq']).doNothing()).executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0n) > 0;
+  }
+
+  /** Remember the first seq of a table's journal session (learnt from a request/events answer from the start). */
+  async setFirstSeq(session: string, table: string, firstSeq: number): Promise<void> {
+    await this.q.insertInto('table_state').values({ session, table_id: table, first_seq: firstSeq })
+      .onConflict((oc) => oc.columns(['session', 'table_id']).doUpdateSet({ first_seq: firstSeq })).execute();
+  }
+
+  /** Insert or replace the result of (board, table). */
+  async putResult(session: string, r: StoredResult): Promise<void> {
+    const t = r.traveller;
+    const row = {
+      round: t.round ?? null, ns: t.ns, ew: t.ew, json: JSON.stringify(t), from_seq: r.fromSeq, to_seq: r.toSeq,
+    };
+    await this.q.insertInto('results').values({ session, board: t.board, table_id: r.table, ...row })
+      .onConflict((oc) => oc.columns(['session', 'board', 'table_id']).doUpdateSet(row)).execute();
+  }
+
+  /** Store a tray record revision; false when that (board, rev) exists already. */
+  async putTray(session: string, rec: TrayRecord): Promise<boolean> {
+    const r = await this.q.insertInto('trays').values({ session, board: rec.board, rev: rec.rev, json: JSON.stringify(rec), source: rec.source.kind, at: rec.source.at })
+      .onConflict((oc) => oc.columns(['session', 'board', 'rev']).doNothing()).executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0n) > 0;
+  }
+
+  /** Store an alert under its id; false when it was raised before (a replay raises the same id). */
+  async putAlert(session: string, id: string, alert: ClubAlert): Promise<boolean> {
+    const r = await this.q.insertInto('alerts').values({ session, id, kind: alert.kind, json: JSON.stringify(alert), at: alert.at })
+      .onConflict((oc) => oc.columns(['session', 'id']).doNothing()).executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0n) > 0;
+  }
+
+  /** Journal a decision with its response; false when the transaction id is taken. */
+  async putDecision(session: string, d: StoredDecision): Promise<boolean> {
+    const r = await this.q.insertInto('decisions').values({
+      session, transaction_id: d.transaction, cmd: d.cmd, digest: d.digest, request: JSON.stringify(d.request), response: JSON.stringify(d.response), at: d.at,
+    }).onConflict((oc) => oc.columns(['session', 'transaction_id']).doNothing()).executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0n) > 0;
+  }
+
+  /** Store a table's assignment for a round (the latest round is the one in force). */
+  async putAssignment(session: string, a: RoundAssignment): Promise<void> {
+    const row = { json: JSON.stringify(a), at: a.at };
+    await this.q.insertInto('assignments').values({ session, table_id: a.table, round: a.round, ...row })
+      .onConflict((oc) => oc.columns(['session', 'table_id', 'round']).doUpdateSet(row)).execute();
+  }
+
+  /** The session's events in (table, seq) order. */
+  async events(session: string, table?: string): Promise<StoredEvent[]> {
+    let q = this.q.selectFrom('events').select(['table_id', 'seq', 'json']).where('session', '=', session);
+    if (table !== undefined) q = q.where('table_id', '=', table);
+    const rows = await q.orderBy('table_id').orderBy('seq').execute();
+    return rows.map((r) => ({ table: r.table_id, seq: num(r.seq), event: JSON.parse(r.json) as TableEvent }));
+  }
+
+  /** First seq per table, where known. */
+  async firstSeqs(session: string): Promise<Map<string, number>> {
+    const rows = await this.q.selectFrom('table_state').select(['table_id', 'first_seq']).where('session', '=', session).execute();
+    return new Map(rows.map((r) => [r.table_id, num(r.first_seq)]));
+  }
+
+  /** Every tray record revision, by board then rev. */
+  async trays(session: string): Promise<TrayRecord[]> {
+    const rows = await this.q.selectFrom('trays').select('json').where('session', '=', session).orderBy('board').orderBy('rev').execute();
+    return rows.map((r) => JSON.parse(r.json) as TrayRecord);
+  }
+
+  /** Every result, by board then table. */
+  async results(session: string): Promise<StoredResult[]> {
+    const rows = await this.q.selectFrom('results').select(['table_id', 'json', 'from_seq', 'to_seq']).where('session', '=', session)
+      .orderBy('board').orderBy('table_id').execute();
+    return rows.map((r) => ({ table: r.table_id, traveller: JSON.parse(r.json) as Traveller, fromSeq: num(r.from_seq), toSeq: num(r.to_seq) }));
+  }
+
+  /** Every alert, in the order raised. */
+  async alerts(session: string): Promise<{ id: string; alert: ClubAlert }[]> {
+    const rows = await this.q.selectFrom('alerts').select(['id', 'json']).where('session', '=', session).orderBy('at').orderBy('id').execute();
+    return rows.map((r) => ({ id: r.id, alert: JSON.parse(r.json) as ClubAlert }));
+  }
+
+  /** One decision by transaction id. */
+  async decision(session: string, transaction: string): Promise<StoredDecision | undefined> {
+    const r = await this.q.selectFrom('decisions').selectAll().where('session', '=', session).where('transaction_id', '=', transaction).executeTakeFirst();
+    return r && { transaction: r.transaction_id, cmd: r.cmd, digest: r.digest, request: JSON.parse(r.request), response: JSON.parse(r.response), at: r.at };
+  }
+
+  /** Every decision, in the order taken. */
+  async decisions(session: string): Promise<StoredDecision[]> {
+    const rows = await this.q.selectFrom('decisions').selectAll().where('session', '=', session).orderBy('at').orderBy('transaction_id').execute();
+    return rows.map((r) => ({ transaction: r.transaction_id, cmd: r.cmd, digest: r.digest, request: JSON.parse(r.request), response: JSON.parse(r.response), at: r.at }));
+  }
+
+  /** Every assignment, by table then round. */
+  async assignments(session: string): Promise<RoundAssignment[]> {
+    const rows = await this.q.selectFrom('assignments').select('json').where('session', '=', session).orderBy('table_id').orderBy('round').execute();
+    return rows.map((r) => JSON.parse(r.json) as RoundAssignment);
+  }
+}
+
+/** The director's store: the queries, transactions, and closing. */
+export class DirectorStore extends StoreOps {
+  private constructor(readonly db: Kysely<DirectorDb>, readonly engine: 'sqlite' | 'postgres', readonly where: string) {
+    super(db);
+  }
+
+  /** Open (creating a SQLite file if needed) and migrate to the latest schema; `url` is `sqlite:PATH` or `postgres://...`. */
+  static async open(url: string): Promise<DirectorStore> {
+    let store: DirectorStore;
+    if (url.startsWith('sqlite:')) {
+      const path = url.slice('sqlite:'.length);
+      const sqlite = new Database(path);
+      // WAL: readers do not block the writer. synchronous=FULL: a commit is on disk (the WAL fsynced) before it
+      // returns, so the PUBACK that follows it can never acknowledge an event a power cut then loses. NORMAL would
+      // survive a crash of the process but not of the machine; one fsync per event is cheap at club rates.
+      sqlite.pragma('journal_mode = WAL');
+      sqlite.pragma('synchronous = FULL');
+      sqlite.pragma('busy_timeout = 5000');
+      store = new DirectorStore(new Kysely<DirectorDb>({ dialect: new SqliteDialect({ database: sqlite }) }), 'sqlite', path);
+    } else if (/^postgres(ql)?:\/\//.test(url)) {
+      const pool = new pg.Pool({ connectionString: url, max: 4 });
+      store = new DirectorStore(new Kysely<DirectorDb>({ dialect: new PostgresDialect({ pool }) }), 'postgres', url.replace(/\/\/[^@/]*@/, '//'));
+    } else {
+      throw new Error(`store.url: "${url}" is not a store; use "sqlite:PATH" or "postgres://user@host:5432/database"`);
+    }
+    try {
+      await store.migrate();
+    } catch (e) {
+      await store.close().catch(() => undefined);
+      throw e;
+    }
+    return store;
+  }
+
+  /** Run the migrations not yet applied; throws with the failing migration's name. */
+  async migrate(): Promise<string[]> {
+    const migrator = new Migrator({ db: this.db, provider: migrationProvider });
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) {
+      const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+      throw new Error(`store: migration ${failed ?? '?'} failed: ${(error as Error).message ?? String(error)}`);
+    }
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  }
+
+  /** The names of the migrations applied. */
+  async applied(): Promise<string[]> {
+    const migrator = new Migrator({ db: this.db, provider: migrationProvider });
+    return (await migrator.getMigrations()).filter((m) => m.executedAt !== undefined).map((m) => m.name);
+  }
+
+  /** Run `fn` in one transaction: everything it writes is committed together, or nothing is. */
+  async transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => fn(new StoreOps(trx)));
+  }
+
+  /** A cheap round trip, to tell that the database answers. */
+  async ping(): Promise<void> {
+    await sql`select 1`.execute(this.db);
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+}

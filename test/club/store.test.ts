@@ -1,0 +1,100 @@
+// The director's store (src/club/director/store.ts): one schema and one set of queries, the same tests on SQLite and
+// on PostgreSQL 15: migrations run once, an event stored twice is stored once, a reopened store holds everything.
+import { afterEach, describe, expect, it } from 'vitest';
+import { DirectorStore, MIGRATIONS } from '../../src/club/director/store.js';
+import type { ClubAlert, RoundAssignment, TrayRecord } from '../../src/club/types.js';
+import { ENGINES, type EngineDb, freshDb } from './store-engines.js';
+
+const AT = '2026-12-03T10:00:00.000Z';
+
+const record = (board: number, rev: number): TrayRecord => ({
+  schema: 1, type: 'tenace.tray', session: 's1', board, dealer: 'W', rev,
+  hands: 'N:J4.T72.J.AKQ9864 9.KJ43.QT9763.J5 AK732.AQ96.42.72 QT865.85.AK85.T3',
+  source: rev === 1 ? { kind: 'original-play', table: '1', fromSeq: 1, toSeq: 60, at: AT } : { kind: 'correction', by: 'director', reason: 'r', at: AT },
+});
+
+describe.each(ENGINES)('the director store on %s', (engine) => {
+  let dbs: EngineDb[] = [];
+  const stores: DirectorStore[] = [];
+  const open = async (db?: EngineDb) => {
+    const d = db ?? await freshDb(engine);
+    if (!db) dbs.push(d);
+    const s = await DirectorStore.open(d.url);
+    stores.push(s);
+    return { s, d };
+  };
+  afterEach(async () => {
+    for (const s of stores.splice(0)) await s.close().catch(() => undefined);
+    for (const d of dbs) await d.drop();
+    dbs = [];
+  });
+
+  it('runs every migration once, and again finds nothing to do', async () => {
+    const { s, d } = await open();
+    expect(await s.applied()).toEqual(Object.keys(MIGRATIONS));
+    await s.close();
+    stores.pop();
+    const again = await DirectorStore.open(d.url);
+    stores.push(again);
+    expect(await again.migrate()).toEqual([]);
+    expect(await again.applied()).toEqual(Object.keys(MIGRATIONS));
+  });
+
+  it('an event inserted twice is stored once (insert-or-ignore by session, table, seq)', async () => {
+    const { s } = await open();
+    expect(await s.insertEvent('s1', '1', 5, { type: 'place', seat: 'N', card: 'SA', seq: 5 }, AT)).toBe(true);
+    expect(await s.insertEvent('s1', '1', 5, { type: 'place', seat: 'N', card: 'SA', seq: 5 }, AT)).toBe(false);
+    expect(await s.insertEvent('s1', '2', 5, { type: 'place', seat: 'E', card: 'HA', seq: 5 }, AT)).toBe(true);
+    expect(await s.insertEvent('s2', '1', 5, { type: 'place', seat: 'N', card: 'SA', seq: 5 }, AT)).toBe(true);
+    expect(await s.insertEvent('s1', '1', 3, { type: 'tray', code: 'x', seq: 3 }, AT)).toBe(true);
+    const evs = await s.events('s1');
+    expect(evs.map((e) => [e.table, e.seq])).toEqual([['1', 3], ['1', 5], ['2', 5]]);
+    expect(evs[1].event).toEqual({ type: 'place', seat: 'N', card: 'SA', seq: 5 });
+  });
+
+  it('a transaction that fails stores none of its writes', async () => {
+    const { s } = await open();
+    await expect(s.transaction(async (tx) => {
+      await tx.insertEvent('s1', '1', 1, { type: 'tray', code: 'x', seq: 1 }, AT);
+      throw new Error('boom');
+    })).rejects.toThrow('boom');
+    expect(await s.events('s1')).toEqual([]);
+  });
+
+  it('results are one per (session, board, table): a second put replaces the first', async () => {
+    const { s } = await open();
+    await s.putResult('s1', { table: '1', fromSeq: 1, toSeq: 60, traveller: { board: 1, ns: '1NS', ew: '1EW', table: 1, round: 1, tricks: { NS: 7, EW: 6 } } });
+    await s.putResult('s1', { table: '1', fromSeq: 1, toSeq: 62, traveller: { board: 1, ns: '1NS', ew: '1EW', table: 1, round: 1, tricks: { NS: 8, EW: 5 } } });
+    await s.putResult('s1', { table: '2', fromSeq: 1, toSeq: 55, traveller: { board: 1, ns: '2NS', ew: '2EW', table: 2, round: 1, tricks: { NS: 6, EW: 7 } } });
+    const r = await s.results('s1');
+    expect(r.map((x) => [x.table, x.toSeq, x.traveller.tricks])).toEqual([['1', 62, { NS: 8, EW: 5 }], ['2', 55, { NS: 6, EW: 7 }]]);
+  });
+
+  it('tray records, alerts, decisions and assignments are idempotent by their keys and survive a reopen', async () => {
+    const { s, d } = await open();
+    expect(await s.putTray('s1', record(1, 1))).toBe(true);
+    expect(await s.putTray('s1', record(1, 1))).toBe(false);
+    expect(await s.putTray('s1', record(1, 2))).toBe(true);
+    const alert: ClubAlert = { schema: 1, type: 'tenace.alert', kind: 'fouled-tray', session: 's1', table: '2', board: 1, message: 'm', at: AT };
+    expect(await s.putAlert('s1', 'fouled-tray:2:1:40', alert)).toBe(true);
+    expect(await s.putAlert('s1', 'fouled-tray:2:1:40', alert)).toBe(false);
+    const dec = { transaction: 't1', cmd: 'advance-round', digest: 'ab', request: { a: 1 }, response: { ok: true }, at: AT };
+    expect(await s.putDecision('s1', dec)).toBe(true);
+    expect(await s.putDecision('s1', { ...dec, response: { ok: false } })).toBe(false);
+    const a: RoundAssignment = { schema: 1, type: 'tenace.assignment', session: 's1', movement: 'm', round: 1, table: '1', trays: [1, 2], tables: 2, variant: 'duplicate-whist', at: AT };
+    await s.putAssignment('s1', a);
+    await s.putAssignment('s1', { ...a, trays: [1, 2, 5] });
+    await s.setFirstSeq('s1', '1', 7);
+    await s.close();
+    stores.pop();
+
+    const r = await DirectorStore.open(d.url);
+    stores.push(r);
+    expect((await r.trays('s1')).map((t) => [t.board, t.rev, t.source.kind])).toEqual([[1, 1, 'original-play'], [1, 2, 'correction']]);
+    expect(await r.alerts('s1')).toEqual([{ id: 'fouled-tray:2:1:40', alert }]);
+    expect(await r.decision('s1', 't1')).toEqual(dec);
+    expect(await r.decision('s1', 't2')).toBeUndefined();
+    expect((await r.assignments('s1')).map((x) => x.trays)).toEqual([[1, 2, 5]]);
+    expect(await r.firstSeqs('s1')).toEqual(new Map([['1', 7]]));
+  });
+});
