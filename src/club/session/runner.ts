@@ -34,6 +34,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Called once the session is scored, before anything stops. */
   onScored?: (o: SessionOutcome) => void;
+  /** Called with the director process once it is started (the benchmark samples its memory). */
+  onDirector?: (d: DirectorProcess) => void;
   /** Keep everything running (the director page open) until this resolves; called after onScored. */
   keepOpen?: (directorUrl: string) => Promise<void>;
 }
@@ -53,10 +55,14 @@ export interface SessionCheck {
   alerts: ClubAlert[];
 }
 
+/** When a play's last card was journaled at its table, and when the standings first included its result (ms epoch). */
+export interface PlayTiming { table: number; board: number; lastCardAt: number; scoredAt?: number }
+
 export interface SessionOutcome {
   standings: ScoreReport;
   check: SessionCheck;
   directorUrl: string | null;
+  timings: PlayTiming[];
 }
 
 /** Real play: about one card event (a place or a lift) every 1.5 s at a table. */
@@ -85,6 +91,7 @@ export async function runSession(opts: RunOptions): Promise<SessionOutcome> {
       httpPort: opts.httpPort, log: opts.log,
     });
     stack.push(() => director.stop());
+    opts.onDirector?.(director);
     await watch.until(() => watch.assignments.size >= plan.schedule.tables, waitMs, 'the director to assign the tables', opts.signal);
     if (director.url) say(`director page at ${director.url}`);
 
@@ -102,11 +109,13 @@ export async function runSession(opts: RunOptions): Promise<SessionOutcome> {
 
     const barrier = new SlotBarrier(plan);
     const check = newCheck(plan);
-    await Promise.all([...tables].map(([t, sim]) => playTable(t, sim, plan.plays.get(t) ?? [], { watch, barrier, plan, check, waitMs, signal: opts.signal, say })));
+    const timings: PlayTiming[] = [];
+    await Promise.all([...tables].map(([t, sim]) => playTable(t, sim, plan.plays.get(t) ?? [], { watch, barrier, plan, check, timings, waitMs, signal: opts.signal, say })));
     const total = check.plays;
     await watch.until(() => resultsIn(watch.standings) >= total, waitMs, `the director to score all ${total} plays`, opts.signal);
     check.alerts = watch.alerts;
-    const outcome: SessionOutcome = { standings: watch.standings!, check, directorUrl: director.url };
+    for (const tm of timings) tm.scoredAt = watch.scoredAt.get(`${tm.board}:${tm.table}`);
+    const outcome: SessionOutcome = { standings: watch.standings!, check, directorUrl: director.url, timings };
     opts.onScored?.(outcome);
     if (opts.keepOpen && director.url) await opts.keepOpen(director.url);
     return outcome;
@@ -121,6 +130,7 @@ interface PlayContext {
   barrier: SlotBarrier;
   plan: SessionPlan;
   check: SessionCheck;
+  timings: PlayTiming[];
   waitMs: number;
   signal?: AbortSignal;
   say: (line: string) => void;
@@ -149,6 +159,8 @@ async function playTable(table: number, sim: Simulation, plays: readonly Planned
       const deal = await waitForDeal(sim, before, p.board, ctx);
       if (p.playIndex > 0 && deal.hands === plan.trays.get(p.board)!.pbn) ctx.check.verified++;
       await sim.playEvents(p.events);
+      const lastCard = c.journal.events(before).filter((e) => e.type === 'place').at(-1);
+      if (lastCard?.at) ctx.timings.push({ table, board: p.board, lastCardAt: Date.parse(lastCard.at) });
       const result = c.table.results().at(-1) ?? c.table.result();
       if (p.fouled) {
         const f = result?.findings.find((x) => x.kind === 'card-not-in-hand');
@@ -230,6 +242,8 @@ class SessionWatch {
   readonly assignments = new Map<string, RoundAssignment>();
   readonly alerts: ClubAlert[] = [];
   standings: ScoreReport | null = null;
+  /** `board:table` → when the standings first held that result (ms epoch). */
+  readonly scoredAt = new Map<string, number>();
   private readonly changed = new Set<() => void>();
 
   private constructor(private readonly client: MqttClient) {}
@@ -248,7 +262,14 @@ class SessionWatch {
       if (m.type === 'tenace.tray' && m.session === session) w.records.set((msg as TrayRecord).board, msg as TrayRecord);
       else if (m.type === 'tenace.assignment' && m.session === session) w.assignments.set((msg as RoundAssignment).table, msg as RoundAssignment);
       else if (m.type === 'tenace.alert' && m.session === session) w.alerts.push(msg as ClubAlert);
-      else if (topic === t.standings) w.standings = msg as ScoreReport;
+      else if (topic === t.standings) {
+        w.standings = msg as ScoreReport;
+        const now = Date.now();
+        for (const b of w.standings.boards ?? []) for (const r of b.results) {
+          const k = `${b.board}:${r.table}`;
+          if (!w.scoredAt.has(k)) w.scoredAt.set(k, now);
+        }
+      }
       for (const f of w.changed) f();
     });
     await client.subscribeAsync([t.traysFilter, assignment, tableAlerts, t.alerts, t.standings], { qos: 1 });
