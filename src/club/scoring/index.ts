@@ -1,12 +1,40 @@
-// Placeholder until session scoring is written (issue 7).
+// The scoring entry point (docs/club.md): whist travellers (tricks per side) go to whist.ts, bridge travellers
+// (a contract) to bridge.ts. `tenace score` and the director's standings both come through here.
 import type { ScoreMethod, ScoreReport, Traveller } from '../types.js';
+import { scoreBridge } from './bridge.js';
+import { ScoringError } from './errors.js';
+import { type WhistMethod, type WhistOptions, scoreWhist } from './whist.js';
 
-export interface ScoreOptions {
+export { ScoringError } from './errors.js';
+export type { WhistMethod, WhistOptions, WhistReport, WhistTraveller } from './whist.js';
+
+/** Methods for bridge travellers. */
+export const BRIDGE_METHODS: readonly ScoreMethod[] = ['matchpoints', 'cross-imps', 'butler'];
+/** Methods for whist travellers: `average` (Compass Whist), `matches` (teams or pairs), `individuals`. */
+export const WHIST_METHODS: readonly WhistMethod[] = ['average', 'matches', 'individuals'];
+
+export interface ScoreOptions extends Omit<WhistOptions, 'method'> {
   /** Default: `average` for whist travellers (tricks), `matchpoints` for bridge (contract). */
-  method?: ScoreMethod;
+  method?: ScoreMethod | WhistMethod;
 }
 
-/** Score a session's travellers: the standings and every board's results. */
-export function scoreTravellers(_travellers: readonly Traveller[], _opts: ScoreOptions = {}): ScoreReport {
-  throw new Error('scoring: not written yet');
+/** Score a session's travellers: the standings and every board's results. Throws a ScoringError for bad input. */
+export function scoreTravellers(travellers: readonly Traveller[], opts: ScoreOptions = {}): ScoreReport {
+  const bridge = travellers.findIndex((t) => t.contract !== undefined);
+  const whist = travellers.findIndex((t) => t.contract === undefined);
+  if (bridge >= 0 && whist >= 0) {
+    throw new ScoringError(`contract: board ${travellers[Math.max(bridge, whist)].board} is ${bridge > whist ? 'a bridge result (contract) among whist results' : 'a whist result (no contract) among bridge results'}: score one game per file`, Math.max(bridge, whist), 'contract');
+  }
+  if (bridge >= 0) {
+    const method = opts.method ?? 'matchpoints';
+    if (!(BRIDGE_METHODS as readonly string[]).includes(method)) {
+      throw new ScoringError(`method: "${method}" scores whist tricks; bridge travellers (with a contract) are scored by ${BRIDGE_METHODS.join(', ')}`, undefined, 'method');
+    }
+    return scoreBridge(travellers, method as Exclude<ScoreMethod, 'average'>);
+  }
+  const method = opts.method ?? 'average';
+  if (!(WHIST_METHODS as readonly string[]).includes(method)) {
+    throw new ScoringError(`method: "${method}" scores bridge contracts; whist travellers (tricks per side) are scored by ${WHIST_METHODS.join(', ')}`, undefined, 'method');
+  }
+  return scoreWhist(travellers, { ...opts, method: method as WhistMethod });
 }
