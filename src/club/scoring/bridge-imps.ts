@@ -13,7 +13,7 @@ export function imps(difference: number): number {
   const d = Math.abs(difference);
   let n = 0;
   while (n < IMP_EDGES.length && d >= IMP_EDGES[n]) n++;
-  return difference < 0 ? -n : n;
+  return difference < 0 && n > 0 ? -n : n;
 }
 
 /**
