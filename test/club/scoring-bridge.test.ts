@@ -143,6 +143,22 @@ describe('Law 77: the scoring table', () => {
 });
 
 describe('matchpoints (EBU scale: 2 per score beaten, 1 per tie)', () => {
+  it('property (scoreBridge): on a full board N-S matchpoints sum to n(n-1) and each result\'s N-S and E-W matchpoints make the top 2(n-1)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...ALL_VUL_SCORES), { minLength: 1, maxLength: 13 }), (scores) => {
+        const t: BridgeTraveller[] = scores.map((s, i) => ({ board: 4, ns: `${i + 1}NS`, ew: `${i + 1}EW`, contract: scoreToContract(s), tricks: tricksFor(s) }));
+        const r = scoreBridge(t, 'matchpoints');
+        const n = scores.length;
+        expect(r.boards[0].results.map((x) => x.score)).toEqual(scores);
+        expect(r.boards[0].top).toBe(2 * (n - 1));
+        expect(r.boards[0].results.reduce((a, x) => a + x.mp!.NS, 0)).toBe(n * (n - 1));
+        for (const x of r.boards[0].results) expect(x.mp!.NS + x.mp!.EW).toBe(2 * (n - 1));
+        // Two fields, 50% average each; every percentage is rounded to hundredths.
+        if (n > 1) expect(Math.abs(r.pairs.reduce((a, p) => a + p.percent!, 0) - 100 * n)).toBeLessThanOrEqual(0.005 * 2 * n + 1e-9);
+      }),
+    );
+  });
+
   it('a four-table traveller by hand: +450 beats three (6), the two +420 beat -50 and tie each other (3 each), -50 gets 0', () => {
     expect(matchpoints([420, 450, 420, -50])).toEqual([3, 6, 3, 0]);
   });
