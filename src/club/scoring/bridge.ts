@@ -14,7 +14,7 @@ import { bridgeScore, isPassedOut } from './bridge-score.js';
 import { butlerImps, crossImps, round2 } from './bridge-imps.js';
 import { boardMatchpoints, matchpointTop } from './bridge-matchpoints.js';
 
-export { boardDealer, boardVulnerability, bridgeScore, contractScore, type Vulnerability } from './bridge-score.js';
+export { boardDealer, boardVulnerability, bridgeScore, contractScore, isPassedOut, isVulnerable, type Vulnerability } from './bridge-score.js';
 export { butlerDatum, crossImps, imps } from './bridge-imps.js';
 export { matchpoints, neuberg } from './bridge-matchpoints.js';
 
