@@ -1,0 +1,133 @@
+// The tray record an original play makes (docs/club.md, "The path of a tray", step 3): the four hands as the engine
+// saw them played, the turned trump card, the dealer. The engine is used read-only: the deal's events are folded
+// through a fresh `Table`, exactly as the table and the director fold them.
+import { cardCode, formatCard, suitOf } from '../../cards/card.js';
+import { type Hand, addCard, emptyHand, holds } from '../../cards/hand.js';
+import { formatDeal } from '../../cards/deal.js';
+import { type Seat, isSeat, seatIndex } from '../../cards/seat.js';
+import type { DealEvent, TableEvent } from '../../formats/table-log.js';
+import { Table } from '../../laws/engine.js';
+import type { DealResult } from '../../laws/types.js';
+import { getVariant, VARIANTS } from '../../laws/variants.js';
+import { boardDealer, boardVulnerability } from '../scoring/bridge.js';
+import type { TrayRecord } from '../types.js';
+
+/** What `recordFromPlay` is given: the deal's events (its `deal` event first) and the engine's result of them. */
+export interface PlayedDeal {
+  session: string;
+  table: string;
+  events: readonly TableEvent[];
+  result: DealResult;
+  at: string;
+}
+
+/** Why an original play makes no record, for a log line or an alert; null when it makes one. */
+export function whyNoRecord(a: PlayedDeal): string | null {
+  return build(a).why;
+}
+
+/**
+ * The tray record an original play makes: the hands as played (every card each seat played, as the engine saw it),
+ * the turned trump card in turned-trump variants, the declared trump (Dup. IV.11), the dealer, and for bridge the
+ * vulnerability (from the deal event, else by the board number, Law 2).
+ *
+ * Null when the hands are not complete: a seat in play with fewer than 13 cards played (a claim ends the play with
+ * cards unplayed, so a claimed deal never makes a record; so does a stretch of unknown order that lost cards), an
+ * abandoned deal, a card seen twice, a deal without a board number, or a turned-trump deal whose trump card was
+ * not seen turned (the trump slip could not be written). `whyNoRecord` gives the reason.
+ */
+export function recordFromPlay(a: PlayedDeal): TrayRecord | null {
+  return build(a).record;
+}
+
+function build(a: PlayedDeal): { record: TrayRecord | null; why: string | null } {
+  const no = (why: string) => ({ record: null, why });
+  const first = a.events[0];
+  if (!first || first.type !== 'deal') return no('the events must begin with the deal event');
+  const dealEv: DealEvent = first;
+  if (dealEv.board === undefined) return no('the deal event names no board');
+  if (a.result.abandoned !== undefined) return no(`the deal was abandoned (${a.result.abandoned})`);
+  const variantName = dealEv.variant ?? 'duplicate-whist';
+  if (!VARIANTS[variantName]) return no(`unknown variant "${variantName}"`);
+  const variant = getVariant(variantName);
+
+  // An undo takes its target out of the play; the turned card is read from the events that still count.
+  const undone = new Set<number>();
+  for (const e of a.events) if (e.type === 'undo') undone.add(e.target);
+  const events = a.events.filter((e) => e.seq === undefined || !undone.has(e.seq) || e.type === 'undo');
+
+  const table = new Table({ keepEvents: true });
+  for (let i = 0; i < a.events.length; i++) {
+    const e = a.events[i];
+    if (i > 0 && e.type === 'deal') return no('a second deal event came before this deal was complete');
+    if (e.type === 'abandon') return no(`the deal was abandoned${e.reason ? ` (${e.reason})` : ''}`);
+    if (e.type === 'claim') return no(`${e.seat} claimed: the unplayed cards are not known, so the record would be incomplete`);
+    table.apply(e);
+  }
+  const seen = table.cardsSeen();
+  const seats = (dealEv.seats ?? variant.seats).filter(isSeat);
+  const deal: (Hand | null)[] = [null, null, null, null];
+  const all = emptyHand();
+  for (const seat of seats) {
+    const cards = seen[seat];
+    if (cards.length !== 13) return no(`${seat} played ${cards.length} cards, not 13: the hands are not complete`);
+    const hand = emptyHand();
+    for (const c of cards) {
+      const code = cardCode(c);
+      if (code < 0) return no(`${seat} played an unknown card ${c}`);
+      if (holds(all, code)) return no(`${c} was seen played twice: two packs at the table`);
+      addCard(all, code);
+      addCard(hand, code);
+    }
+    deal[seatIndex(seat)] = hand;
+  }
+
+  const dealer: Seat = dealEv.dealer ?? (variant.trump === 'contract' ? boardDealer(dealEv.board) : 'W');
+  const record: TrayRecord = {
+    schema: 1, type: 'tenace.tray', session: a.session, board: dealEv.board,
+    hands: formatDeal(deal as Parameters<typeof formatDeal>[0], 0),
+    dealer,
+    variant: variantName,
+    source: { kind: 'original-play', table: a.table, fromSeq: seqOf(a.events, 0), toSeq: seqOf(a.events, -1), at: a.at },
+    rev: 1,
+  };
+  if (dealEv.trump) record.trump = dealEv.trump.toUpperCase();
+  else if (variant.trump === 'turned') {
+    const turned = turnedCard(events, dealer, table.trump());
+    if (!turned) return no('no trump card was seen turned before the opening lead, so the trump slip cannot be written');
+    if (variant.trumpCardToDealer && !holds(deal[seatIndex(dealer)]!, cardCode(turned))) {
+      return no(`the turned trump card ${turned} is not among the cards the dealer ${dealer} played`);
+    }
+    record.trumpCard = turned;
+  }
+  if (variant.trump === 'contract') record.vulnerable = dealEv.vulnerable ?? boardVulnerability(dealEv.board);
+  return { record, why: null };
+}
+
+/** The seq of the first (0) or last (-1) event that carries one; 0 when none does (a hand-written log). */
+function seqOf(events: readonly TableEvent[], end: 0 | -1): number {
+  const list = end === 0 ? events : [...events].reverse();
+  return list.find((e) => e.seq !== undefined)?.seq ?? 0;
+}
+
+/**
+ * The turned trump card (DESIGN §4): the dealer's first card placed before the opening lead. Read without order, a
+ * lead may come before it, as the engine allows: then it is still the dealer's first card. The engine's trump suit
+ * must agree, so a card the engine did not take as the trump never becomes the slip.
+ */
+function turnedCard(events: readonly TableEvent[], dealer: Seat, trump: string | null): string | null {
+  if (trump === null) return null;
+  let led = false;
+  for (const e of events) {
+    if (e.type !== 'place' || e.card === undefined) continue;
+    if (e.seat !== dealer) {
+      if (!e.orderUnknown) led = true;
+      continue;
+    }
+    if (led && !e.orderUnknown) return null;
+    const code = cardCode(e.card);
+    if (code < 0) return null;
+    return 'SHDC'[suitOf(code)] === trump ? formatCard(code) : null;
+  }
+  return null;
+}
