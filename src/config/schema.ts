@@ -39,7 +39,8 @@ export interface ScannerConfig {
 
 /** A validated config: every default filled in, relative file paths resolved against the config file's folder. */
 export interface TenaceConfig {
-  club: { id: string };
+  /** `trays` and `events` are absent unless set; absent means true (they take effect only with a `session`). */
+  club: { id: string; trays?: boolean; events?: boolean };
   table: { id: string };
   session?: string;
   variant: string;
@@ -84,6 +85,17 @@ export const configSchema = {
       description: 'the club this table belongs to',
       properties: {
         id: { type: 'string', pattern: TOPIC_ID, fix: `must be the club's short id, e.g. "ely"; ${TOPIC_ID_FIX}` },
+        // No defaults here (absent means true), so a config without a club session reads back as it was written.
+        trays: {
+          type: 'boolean',
+          description: 'with a session: read the tray records and this table\'s round assignment, start each scanned tray\'s deal from its record, alert the director to a wrong tray (default true)',
+          fix: 'must be true or false: true (the default) starts a scanned tray\'s deal from the club\'s record and checks the tray against the round assignment; false leaves deals to start-deal commands',
+        },
+        events: {
+          type: 'boolean',
+          description: 'with a session: send every journal event in full to the director on <table>/director/event (default true)',
+          fix: 'must be true or false: true (the default) sends every journal event to the club director, who scores the session from them; false only for a table outside a club',
+        },
       },
     },
     table: {

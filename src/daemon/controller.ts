@@ -9,7 +9,9 @@ import type { TenaceConfig } from '../config/schema.js';
 import { type TableEvent, validateTableEvent } from '../formats/table-log.js';
 import { Journal, DeliveryMark as JournalMark, type UnstampedEvent } from '../journal/index.js';
 import { Table } from '../laws/engine.js';
-import { Feed, CommandRejected, type FeedLogger } from '../feed/mqtt-feed.js';
+import { Feed, CommandRejected, type ClubInbound, type FeedLogger } from '../feed/mqtt-feed.js';
+import { isDealOver } from '../feed/projection.js';
+import { ClubMemory, decideScan, type ScanDecision } from '../club/table-side.js';
 import { type FeedCommand, TransactionIndex, commandTx } from '../feed/commands.js';
 import { type BindingInterface, MultiBridge, presenceFromEvents, resumePoints, type SeatEvent } from '../hardware/bridge-driver.js';
 import { SeatMap } from '../hardware/seat-map.js';
@@ -31,6 +33,9 @@ export interface ControllerStats {
   rejected: number;
   scanErrors: number;
   extensionFailures: number;
+  /** Club: tray scans that started a deal, and those that raised an alert instead. */
+  trayDeals: number;
+  trayAlerts: number;
 }
 
 export interface ControllerOptions {
@@ -51,7 +56,14 @@ export interface ControllerOptions {
 /** The daemon of one table. */
 export class Controller {
   readonly table: Table;
-  readonly stats: ControllerStats = { events: 0, rejected: 0, scanErrors: 0, extensionFailures: 0 };
+  readonly stats: ControllerStats = { events: 0, rejected: 0, scanErrors: 0, extensionFailures: 0, trayDeals: 0, trayAlerts: 0 };
+  /**
+   * Club session (config `session`): the tray records, the assignment and the released boards the table holds.
+   * Null outside a session.
+   */
+  readonly club: ClubMemory | null;
+  /** What the last tray scan decided (club session), for tests and the log. */
+  lastScan: ScanDecision | null = null;
   journal!: Journal;
   feed: Feed | null = null;
   broker: EmbeddedBroker | null = null;
@@ -67,6 +79,13 @@ export class Controller {
     this.opts = opts;
     this.log = opts.log;
     this.table = new Table({ variant: opts.config.variant });
+    const c = opts.config;
+    this.club = c.session ? new ClubMemory(c.session, c.table.id) : null;
+  }
+
+  /** True when scans are decided by the club layer: a session, and `club.trays` not false. */
+  private get clubTrays(): boolean {
+    return this.club !== null && this.opts.config.club.trays !== false;
   }
 
   /** Open the journal, restore the deal in progress from it, then start the extensions. */
@@ -124,17 +143,86 @@ export class Controller {
         this.stats.rejected++;
         throw new CommandRejected(problem);
       }
-      const stamped = await this.journal.append(ev);
-      const findings = this.table.apply(stamped);
-      this.stats.events++;
-      if (findings.length) this.log.info({ seq: stamped.seq, findings: findings.map((f) => `${f.kind} ${f.seat} t${f.trick} ${f.law}`) }, 'findings');
-      this.feed?.notify();
-      this.watchdog?.status(`seq ${stamped.seq}`);
+      // Decided before the scan is journaled (so the deal in play is the one before it), acted on after.
+      const scan = ev.type === 'tray' && this.clubTrays ? this.trayContext() : null;
+      const stamped = await this.commit(ev);
+      if (scan) await this.onScan(stamped, scan);
+      else if (stamped.type === 'deal' && this.club) this.feed?.setClubStatus(null);
       return stamped;
     };
     const p = this.queue.then(run, run);
     this.queue = p.catch(() => undefined);
     return p;
+  }
+
+  /** Persist, fold, tell the feed: one event, inside the serialised ingest. */
+  private async commit(ev: UnstampedEvent): Promise<TableEvent> {
+    const stamped = await this.journal.append(ev);
+    const findings = this.table.apply(stamped);
+    this.stats.events++;
+    if (findings.length) this.log.info({ seq: stamped.seq, findings: findings.map((f) => `${f.kind} ${f.seat} t${f.trick} ${f.law}`) }, 'findings');
+    this.feed?.notify();
+    this.watchdog?.status(`seq ${stamped.seq}`);
+    return stamped;
+  }
+
+  /** The deal in play before a scan (null when none, or when it is over or abandoned). */
+  private trayContext(): { inPlay: { board: number | null; trick: number } | null } {
+    const r = this.table.result();
+    if (r === null || isDealOver(this.table)) return { inPlay: null };
+    return { inPlay: { board: r.board ?? null, trick: this.table.currentTrick().number } };
+  }
+
+  /**
+   * A tray was scanned and journaled: decide, once, what it becomes (docs/club.md, "The path of a tray"). The deal is
+   * journaled in the same serialised step, so no card can come between the scan and its deal; an alert journals
+   * nothing. A crash between the two leaves the scan without a deal: nothing re-decides it; the players scan again.
+   */
+  private async onScan(tray: TableEvent, ctx: { inPlay: { board: number | null; trick: number } | null }): Promise<void> {
+    const club = this.club!;
+    const c = this.opts.config;
+    const d = decideScan({
+      code: (tray as { code: string }).code, seq: tray.seq, at: tray.at ?? new Date().toISOString(), session: club.session, table: c.table.id,
+      variant: c.variant, records: club.records, assignment: club.assignment, inPlay: ctx.inPlay,
+    });
+    this.lastScan = d;
+    if (d.kind === 'none') {
+      this.log.info({ seq: tray.seq, reason: d.reason }, 'tray scan: no deal started');
+      return;
+    }
+    if (d.kind === 'alert') {
+      this.stats.trayAlerts++;
+      this.log.warn({ seq: tray.seq, board: d.alert.board, law: d.alert.law }, d.alert.message);
+      this.feed?.publishClubAlert(d.alert);
+      this.feed?.setClubStatus(d.status);
+      return;
+    }
+    const problem = validateTableEvent(d.deal);
+    if (problem) {
+      // A record that passed its checks but makes no valid deal event: say so rather than journal it.
+      this.stats.trayAlerts++;
+      this.log.error({ seq: tray.seq, board: d.deal.board, problem }, 'tray scan: the deal from the tray record is not valid; no deal started (correct the record)');
+      return;
+    }
+    const deal = await this.commit(d.deal);
+    this.stats.trayDeals++;
+    this.log.info({ seq: deal.seq, board: d.deal.board, overplay: d.deal.overplay === true }, d.status.message);
+    this.feed?.setClubStatus(d.status);
+  }
+
+  /** A message on a club topic: keep the latest valid record / assignment; a malformed one is logged and ignored. */
+  private onClubMessage(m: ClubInbound): void {
+    const club = this.club;
+    if (!club) return;
+    if (m.kind === 'released') {
+      const r = club.takeReleased(m.payload);
+      if ('field' in r) this.log.warn({ topic: m.topic, field: r.field, malformed: club.malformed }, `club message ignored: ${r.error}`);
+      else for (const b of r.added) this.feed?.setTrayComplete(b);
+      return;
+    }
+    const problem = m.kind === 'tray' ? club.takeRecord(m.board, m.payload) : club.takeAssignment(m.payload);
+    if (problem) this.log.warn({ topic: m.topic, field: problem.field, malformed: club.malformed }, `club message ignored: ${problem.error}`);
+    else if (m.kind === 'assignment') this.log.info({ round: club.assignment?.round, trays: club.assignment?.trays }, 'round assignment');
   }
 
   private async feedExtension(): Promise<Extension> {
@@ -146,10 +234,13 @@ export class Controller {
       clientId: c.mqtt.clientId ?? `tenace-${c.club.id}-${c.table.id}`, keepalive: c.mqtt.keepalive,
       protocolVersion: this.opts.protocolVersion ?? (this.broker ? 4 : 5),
       tls: c.mqtt.ca || c.mqtt.cert ? await readTls(c.mqtt) : undefined,
-      source: { eventsAfter: (seq) => this.journal.events(Math.max(0, seq)) },
+      source: { eventsAfter: (seq) => this.journal.events(Math.max(0, seq)), lastSeq: () => this.journal.lastSeq },
       mark: { get: () => mark.seq, set: (seq) => mark.advance(seq) },
       embargo: c.feed.embargo, tableOptions: { variant: c.variant },
       onCommand: (cmd) => this.command(cmd), logger: this.log as unknown as FeedLogger,
+      session: this.journal.session,
+      directorEvents: this.club !== null && c.club.events !== false,
+      clubSession: this.club ? { session: this.club.session, trays: this.clubTrays, onMessage: (m) => this.onClubMessage(m) } : undefined,
       // Rebuilt from the journal, where each command's `tx` is written with its event: a retry after a crash is answered.
       transactions: TransactionIndex.fromEvents(this.journal.events()),
     });

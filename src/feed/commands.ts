@@ -222,6 +222,53 @@ export function checkCommand(cmd: string, payload: Uint8Array | string): Command
   return { ok: true, command: { name: cmd, transaction: tx, params: o } as FeedCommand };
 }
 
+// ------------------------------------------------------------------ queries
+
+/** A validated `request/events` query: the journal events with seq > `after`, at most `limit` of them. */
+export interface EventsQuery { transaction: Transaction; after: number; limit: number }
+
+/** The page size of `request/events` when the query gives none, and the largest page it may ask for. */
+export const EVENTS_DEFAULT_LIMIT = 500;
+export const EVENTS_MAX_LIMIT = 5000;
+
+const EVENTS_QUERY_SCHEMA = {
+  type: 'object', additionalProperties: false, required: ['transaction', 'after'],
+  properties: { transaction, after: { type: 'integer', minimum: 0 }, limit: { type: 'integer', minimum: 1, maximum: EVENTS_MAX_LIMIT } },
+};
+const EVENTS_FIX: Record<string, string> = {
+  transaction: FIX.transaction,
+  after: 'give the last seq you hold, an integer 0 or more (0 for the whole session)',
+  limit: `give the page size, an integer 1-${EVENTS_MAX_LIMIT} (default ${EVENTS_DEFAULT_LIMIT})`,
+};
+let eventsValidator: ValidateFunction | null = null;
+
+/** Check a `request/events` payload; a refusal names the field and the fix, like the commands. */
+export function checkEventsQuery(payload: Uint8Array | string): { ok: true; query: EventsQuery } | { ok: false; transaction: Transaction | null; error: string } {
+  const size = typeof payload === 'string' ? payload.length : payload.byteLength;
+  if (size > MAX_COMMAND_BYTES) return { ok: false, transaction: null, error: `payload: is ${size} bytes; send at most ${MAX_COMMAND_BYTES} bytes` };
+  const text = typeof payload === 'string' ? payload : new TextDecoder('utf-8', { fatal: false }).decode(payload);
+  let obj: unknown;
+  try {
+    obj = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, transaction: null, error: `payload: is not valid JSON (${(err as Error).message}); send {"transaction":"t1","after":0}` };
+  }
+  const tx = transactionOf(obj);
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return { ok: false, transaction: tx, error: 'payload: must be a JSON object; send {"transaction":"t1","after":0}' };
+  eventsValidator ??= new Ajv({ allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true }).compile(EVENTS_QUERY_SCHEMA);
+  if (!eventsValidator(obj)) {
+    const e = eventsValidator.errors![0];
+    const field = fieldOf(e) || 'payload';
+    const fix = EVENTS_FIX[field] ?? 'send {"transaction":"t1","after":0,"limit":500}';
+    const problem = e.keyword === 'required' ? 'is missing'
+      : e.keyword === 'additionalProperties' ? 'is not a field of events (the fields are transaction, after, limit); remove it'
+        : e.message ?? 'is not valid';
+    return { ok: false, transaction: tx, error: `${field}: ${problem}; ${fix}` };
+  }
+  const o = obj as { transaction: Transaction; after: number; limit?: number };
+  return { ok: true, query: { transaction: o.transaction, after: o.after, limit: o.limit ?? EVENTS_DEFAULT_LIMIT } };
+}
+
 // ------------------------------------------------------------------ exactly once
 
 /** JSON with the keys of every object sorted, so that equal bodies give equal text whatever the sender's key order. */

@@ -11,15 +11,33 @@ import { EventEmitter } from 'node:events';
 import mqtt, { type IClientOptions, type IDisconnectPacket, type IPublishPacket, type MqttClient } from 'mqtt';
 import type { TableEvent } from '../formats/table-log.js';
 import type { TableOptions } from '../laws/engine.js';
-import { type CommandCheck, type FeedCommand, type Transaction, TransactionIndex, checkCommand } from './commands.js';
+import { type CommandCheck, type FeedCommand, type Transaction, TransactionIndex, checkCommand, checkEventsQuery } from './commands.js';
 import {
   type DirectorState, type EmbargoPolicy, type Projected, type ProjectionIncident, Projector, type PublicState, SCHEMA_VERSION,
 } from './projection.js';
-import { type TableTopics, tableTopics } from './topics.js';
+import { type SessionTopics, type TableTopics, isQueryName, sessionTopics, tableTopics } from './topics.js';
+import type { ClubStatus } from '../club/table-side.js';
 
 /** Where the feed reads events: the journal. `eventsAfter(seq)` yields the events with a greater seq, in order. */
 export interface EventSource {
   eventsAfter(seq: number): Iterable<TableEvent>;
+  /** The last seq in the source (0 or -1 when empty); read by `request/events` for its `last`. Default: iterate. */
+  lastSeq?(): number;
+}
+
+/** A club message the feed received on a subscribed club topic (docs/club.md, "Topics"). */
+export type ClubInbound =
+  | { kind: 'tray'; board: number; topic: string; payload: Buffer }
+  | { kind: 'assignment'; topic: string; payload: Buffer }
+  | { kind: 'released'; topic: string; payload: Buffer };
+
+/** The table's part in a club session: what it subscribes to and where what arrives goes. */
+export interface FeedClubOptions {
+  session: string;
+  /** Subscribe to the session's tray records (`trays/<session>/+`) and this table's `assignment`. */
+  trays: boolean;
+  /** Called for each message on the club topics (records, assignment, released); the feed does not parse them. */
+  onMessage(m: ClubInbound): void;
 }
 
 /** The highest seq the broker has acknowledged (-1 when none), kept durably by whoever owns the journal. */
@@ -99,6 +117,15 @@ export interface FeedOptions {
   logger?: FeedLogger;
   /** Events read from the source per pass, default 256. */
   batchSize?: number;
+  /** The journal's session name: sent with `director/event` and `response/events`. */
+  session?: string;
+  /**
+   * Club: also publish every event in full on `director/event` (QoS 1, before the public event, under the same
+   * delivery mark), so the director gets each event once durable, in seq order, and again after a reconnect.
+   */
+  directorEvents?: boolean;
+  /** Club: subscribe to the tray records, the assignment and the released list of a session. */
+  clubSession?: FeedClubOptions;
 }
 
 /** Counters for health checks and tests. */
@@ -116,6 +143,10 @@ export interface FeedStats {
   skippedEvents: number;
   engineErrors: number;
   privacyGuardTrips: number;
+  /** `request/events` queries answered (ok or not). */
+  queries: number;
+  /** Club alerts published on `director`. */
+  clubAlerts: number;
 }
 
 interface FeedEvents {
@@ -143,8 +174,10 @@ export class Feed extends EventEmitter<FeedEvents> {
   readonly topics: TableTopics;
   readonly stats: FeedStats = {
     connects: 0, disconnects: 0, delivered: 0, publishFailures: 0, malformedCommands: 0, commandsHandled: 0,
-    commandsRefused: 0, duplicateCommands: 0, skippedEvents: 0, engineErrors: 0, privacyGuardTrips: 0,
+    commandsRefused: 0, duplicateCommands: 0, skippedEvents: 0, engineErrors: 0, privacyGuardTrips: 0, queries: 0, clubAlerts: 0,
   };
+  /** Club topics of the session, when the feed takes part in one. */
+  readonly clubTopics: SessionTopics | null;
   private readonly opts: FeedOptions;
   private readonly log: FeedLogger;
   private readonly projector: Projector;
@@ -153,6 +186,10 @@ export class Feed extends EventEmitter<FeedEvents> {
   private folded = -1;
   /** Folded but not yet acknowledged: sent again first (the fold cannot be undone). */
   private pending: Projected | null = null;
+  /** The journal event of `pending`, for `director/event`. */
+  private pendingEvent: TableEvent | null = null;
+  /** Club alerts (wrong tray) waiting for the broker: kept in memory, sent in order after the next announce. */
+  private alerts: unknown[] = [];
   private pumping = false;
   private again = false;
   private announceDue = false;
@@ -178,6 +215,7 @@ export class Feed extends EventEmitter<FeedEvents> {
     super();
     this.opts = opts;
     this.topics = tableTopics(opts.club, opts.table, opts.base);
+    this.clubTopics = opts.clubSession ? sessionTopics(opts.club, opts.clubSession.session, opts.base) : null;
     this.log = opts.logger ?? SILENT;
     this.transactions = opts.transactions ?? new TransactionIndex();
     this.projector = new Projector({
@@ -272,6 +310,23 @@ export class Feed extends EventEmitter<FeedEvents> {
       this.stateDirty = true;
       this.kick();
     }
+  }
+
+  /** Club: set (or clear) the club line of the public state (`state.club`, docs/club.md "Wrong tray"). */
+  setClubStatus(status: ClubStatus | null): void {
+    if (this.projector.setClubStatus(status)) {
+      this.stateDirty = true;
+      this.kick();
+    }
+  }
+
+  /**
+   * Club: publish an alert (a `ClubAlert`) on the table's `director` topic, QoS 1. Held in memory while the broker is
+   * away and sent, in order, once the table is back online.
+   */
+  publishClubAlert(alert: object): void {
+    this.alerts.push(alert);
+    this.kick();
   }
 
   /**
@@ -487,18 +542,27 @@ export class Feed extends EventEmitter<FeedEvents> {
           await this.announce();
         }
         if (this.pending) {
-          await this.deliver(this.pending);
+          await this.deliver(this.pending, this.pendingEvent);
           this.pending = null;
+          this.pendingEvent = null;
         }
         const batch = this.pull(this.opts.batchSize ?? 256);
         for (const ev of batch) {
           // A reconnect happened meanwhile: announce before anything else goes out.
           if (this.announceDue || !this.connected || this.stopped) break;
           this.pending = this.projector.apply(ev);
+          this.pendingEvent = ev;
           this.folded = ev.seq!;
           this.stateDirty = true;
-          await this.deliver(this.pending);
+          await this.deliver(this.pending, ev);
           this.pending = null;
+          this.pendingEvent = null;
+        }
+        // Alerts after the events before them: a wrong-tray alert follows the tray event it is about.
+        while (this.alerts.length > 0 && this.connected && !this.announceDue && !this.stopped) {
+          await this.client!.publishAsync(this.topics.director, JSON.stringify(this.alerts[0]), this.jsonOptions('club-alert', false));
+          this.alerts.shift();
+          this.stats.clubAlerts++;
         }
         if (this.stateDirty && this.connected && !this.announceDue) {
           this.stateDirty = false;
@@ -548,6 +612,17 @@ export class Feed extends EventEmitter<FeedEvents> {
       // mqtt.js rejects on a SUBACK failure code; the feed still publishes, it only cannot take commands.
       this.log.error({ topic: this.topics.requestFilter, err: (err as Error).message }, 'the broker refused the command subscription (check the ACL)');
     }
+    const club = this.opts.clubSession;
+    if (club && this.clubTopics) {
+      const topics = [this.clubTopics.released, ...(club.trays ? [this.clubTopics.traysFilter, this.topics.assignment] : [])];
+      for (const topic of topics) {
+        try {
+          await client.subscribeAsync(topic, { qos: 1 });
+        } catch (err) {
+          this.log.error({ topic, err: (err as Error).message }, 'the broker refused a club subscription (check the ACL: a table reads trays/# and club/+/released of its club)');
+        }
+      }
+    }
   }
 
   // Publishes are awaited one at a time on purpose. Two PUBACKs owed at once make a broker without TCP_NODELAY
@@ -558,8 +633,12 @@ export class Feed extends EventEmitter<FeedEvents> {
     await client.publishAsync(this.topics.directorState, JSON.stringify(this.projector.directorState()), this.jsonOptions('director-state', true));
   }
 
-  private async deliver(p: Projected): Promise<void> {
+  private async deliver(p: Projected, ev: TableEvent | null): Promise<void> {
     const client = this.client!;
+    if (this.opts.directorEvents && ev) {
+      const m = { schema: 1, type: 'tenace.journal-event', session: this.opts.session ?? null, seq: ev.seq, event: ev };
+      await client.publishAsync(this.topics.directorEvent, JSON.stringify(m), this.jsonOptions('journal-event', false));
+    }
     if (p.director) await client.publishAsync(this.topics.director, JSON.stringify(p.director), this.jsonOptions('director-alert', false));
     await client.publishAsync(this.topics.event, JSON.stringify(p.public), this.jsonOptions('event', false));
     const seq = p.public.seq;
@@ -589,7 +668,17 @@ export class Feed extends EventEmitter<FeedEvents> {
 
   private onMessage(topic: string, payload: Buffer, packet: IPublishPacket): void {
     const cmd = this.topics.commandOf(topic);
-    if (cmd === null) return;
+    if (cmd === null) {
+      this.onClubMessage(topic, payload);
+      return;
+    }
+    if (isQueryName(cmd)) {
+      // A read: answered in turn with the commands (it sees what they journaled), never journaled itself.
+      this.commandChain = this.commandChain.then(() => this.handleQuery(cmd, payload, packet)).catch((err) => {
+        this.log.error({ err: (err as Error).message, cmd }, 'query handling failed');
+      });
+      return;
+    }
     // One command at a time, in arrival order: each may change the table the next one is judged against.
     this.commandChain = this.commandChain.then(() => this.handleCommand(cmd, payload, packet)).catch((err) => {
       this.log.error({ err: (err as Error).message, cmd }, 'command handling failed');
@@ -624,6 +713,54 @@ export class Feed extends EventEmitter<FeedEvents> {
     }
     this.emit('command', cmd, response);
     await this.respond(cmd, response, packet);
+  }
+
+  private onClubMessage(topic: string, payload: Buffer): void {
+    const club = this.opts.clubSession;
+    const t = this.clubTopics;
+    if (!club || !t) return;
+    let m: ClubInbound | null = null;
+    if (topic === t.released) m = { kind: 'released', topic, payload };
+    else if (topic === this.topics.assignment) m = { kind: 'assignment', topic, payload };
+    else if (topic.startsWith(t.traysFilter.slice(0, -1))) {
+      const last = topic.slice(t.traysFilter.length - 1);
+      const board = /^[0-9]{1,4}$/.test(last) ? Number(last) : NaN;
+      if (Number.isInteger(board) && board >= 1) m = { kind: 'tray', board, topic, payload };
+      else this.log.warn({ topic }, 'a message under trays/ that is not a board number; ignored (publish records on trays/<session>/<board>)');
+    }
+    if (!m) return;
+    try {
+      club.onMessage(m);
+    } catch (err) {
+      this.log.error({ topic, err: (err as Error).message }, 'the club message handler failed');
+    }
+  }
+
+  /** `request/events`: the journal events after `after`, a page of at most `limit`; a read, nothing is journaled. */
+  private async handleQuery(cmd: 'events', payload: Buffer, packet: IPublishPacket): Promise<void> {
+    this.stats.queries++;
+    const q = checkEventsQuery(payload);
+    let response: Record<string, unknown>;
+    if (!q.ok) {
+      this.log.warn({ cmd, error: q.error, transaction: q.transaction }, 'malformed query refused');
+      response = { transaction: q.transaction, ok: false, error: q.error };
+    } else {
+      const events: TableEvent[] = [];
+      for (const ev of this.opts.source.eventsAfter(q.query.after)) {
+        if (events.length >= q.query.limit) break;
+        events.push(ev);
+      }
+      response = { transaction: q.query.transaction, ok: true, session: this.opts.session ?? null, events, last: this.lastSourceSeq() };
+    }
+    await this.respond(cmd, response as CommandResponse, packet);
+  }
+
+  private lastSourceSeq(): number {
+    const src = this.opts.source;
+    if (typeof src.lastSeq === 'function') return src.lastSeq();
+    let last = 0;
+    for (const ev of src.eventsAfter(-1)) if (isSeq(ev.seq)) last = ev.seq;
+    return last;
   }
 
   private async runHandler(c: FeedCommand): Promise<CommandResponse> {

@@ -13,6 +13,7 @@ import type { Finding, FindingKind, TrickRecord } from '../laws/types.js';
 import { VARIANTS } from '../laws/variants.js';
 import { type JsonValue, type PatchOp, diffJson } from './patch.js';
 import { findLeaks } from './privacy.js';
+import type { ClubStatus } from '../club/table-side.js';
 
 /** Version of the payload shapes below; bumped on any incompatible change. Also sent as an MQTT 5 user property. */
 export const SCHEMA_VERSION = 1;
@@ -111,6 +112,8 @@ export interface PublicState {
   at: string | null;
   embargo: EmbargoPolicy;
   deal: PublicDeal | null;
+  /** Club session: what the last tray scan did (wrong tray, overplay, ...); absent outside a club session. No cards. */
+  club?: ClubStatus;
 }
 
 /** A TableEvent as published: whitelisted fields, cards only when public, never hands, slips or barcodes. */
@@ -213,6 +216,8 @@ export interface ProjectionOptions {
   /** For `tray-complete`: the club layer says the tray of the deal in progress has been played at every table. */
   trayComplete?: boolean;
   deal?: DealContext;
+  /** The club line: what the last tray scan did (docs/club.md, "Wrong tray"). */
+  club?: ClubStatus | null;
   epoch?: string;
   rev?: number;
   seq?: number | null;
@@ -331,6 +336,7 @@ export function publicState(table: Table, opts: ProjectionOptions): PublicState 
     schema: SCHEMA_VERSION, type: 'tenace.state', epoch: opts.epoch ?? '', rev: opts.rev ?? 0,
     seq: opts.seq ?? null, at: opts.at ?? null, embargo: opts.embargo, deal: null,
   };
+  if (opts.club) base.club = { ...opts.club, ...(opts.club.expected ? { expected: [...opts.club.expected] } : {}) };
   if (table.result() === null) return base;
   const ctx = opts.deal ?? { event: null, seen: NO_CARDS, turned: null };
   const m = dealMeta(table, ctx.event);
@@ -526,6 +532,7 @@ export class Projector {
   private places: { seq: number | undefined; seat: Seat; card: string }[] = [];
   private turned: string | null = null;
   private readonly traysComplete = new Set<number>();
+  private club: ClubStatus | null = null;
   private lastPublic: PublicState;
   private readonly onIncident: (i: ProjectionIncident) => void;
   /** How many times the privacy guard replaced a payload. */
@@ -624,6 +631,15 @@ export class Projector {
     return true;
   }
 
+  /** Set (or clear, with null) the club line of the public state; returns true when that made a new snapshot. */
+  setClubStatus(status: ClubStatus | null): boolean {
+    if (JSON.stringify(status) === JSON.stringify(this.club)) return false;
+    this.club = status;
+    this.rev++;
+    this.lastPublic = this.computePublic();
+    return true;
+  }
+
   /** The current public snapshot (guarded). */
   publicState(): PublicState {
     return this.lastPublic;
@@ -645,7 +661,7 @@ export class Projector {
 
   private options(rev = this.rev): ProjectionOptions {
     return {
-      embargo: this.embargo, trayComplete: this.trayFlag(), epoch: this.epoch, rev, seq: this.seq, at: this.at,
+      embargo: this.embargo, trayComplete: this.trayFlag(), epoch: this.epoch, rev, seq: this.seq, at: this.at, club: this.club,
       deal: { event: this.dealEvent, seen: this.seen, turned: this.turned },
     };
   }

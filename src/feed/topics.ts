@@ -8,6 +8,18 @@ export const DEFAULT_BASE = 'tenace';
 export const COMMANDS = ['start-deal', 'abandon-deal', 'set-contract', 'remedy', 'claim', 'undo-misread'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
+/**
+ * Queries a table answers on `request/<q>` → `response/<q>` (club, docs/club.md): reads of the journal, never
+ * journaled themselves. `events`: the journal events after a seq (the director's gap fill).
+ */
+export const QUERIES = ['events'] as const;
+export type QueryName = (typeof QUERIES)[number];
+
+/** True when the string names a query the feed answers. */
+export function isQueryName(s: string): s is QueryName {
+  return (QUERIES as readonly string[]).includes(s);
+}
+
 /** True when the string names a command the feed accepts. */
 export function isCommandName(s: string): s is CommandName {
   return (COMMANDS as readonly string[]).includes(s);
