@@ -1,6 +1,26 @@
-// Placeholder until the director page is written (issue 7).
-import type { Server } from 'node:http';
+// The director's page: a small node:http server for web/director/ (plain browser JS, no framework), the latest
+// snapshot as /snapshot.json, every new snapshot as a Server-Sent Event on /events, and the session exports as
+// downloads. The page is private (it shows the hands of every tray), so it binds to the host it is given.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WebPortError } from '../../web/server.js';
 import type { DirectorSnapshot } from '../types.js';
+
+/** web/director/ beside src/ (and beside dist/ once built): the same three levels up from this file. */
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'web', 'director');
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml',
+};
+/** The page loads only its own files and talks only to this server. */
+const SECURITY_HEADERS = {
+  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+};
 
 export interface DirectorWebOptions {
   host: string;
@@ -11,11 +31,95 @@ export interface DirectorWebOptions {
   subscribe(fn: (s: DirectorSnapshot) => void): () => void;
   /** The exports, served as downloads. */
   exports?: { pbn(): string; usebio(): string; csv(): string };
+  /** Seconds between SSE keep-alive comments, so proxies and idle timers keep the stream open (default 15). */
+  keepAliveSeconds?: number;
 }
 
 export interface DirectorWeb { url: string; server: Server; close(): Promise<void> }
 
+const DOWNLOADS = {
+  '/export/session.pbn': { kind: 'pbn', ext: 'pbn', type: 'application/x-pbn; charset=utf-8' },
+  '/export/usebio.xml': { kind: 'usebio', ext: 'xml', type: 'application/xml; charset=utf-8' },
+  '/export/travellers.csv': { kind: 'csv', ext: 'csv', type: 'text/csv; charset=utf-8; header=present' },
+} as const;
+
 /** Serve the director page (tables × rounds grid, alerts, tray doctor, standings) and its live updates. */
-export async function startDirectorWeb(_opts: DirectorWebOptions): Promise<DirectorWeb> {
-  throw new Error('director page: not written yet');
+export async function startDirectorWeb(opts: DirectorWebOptions): Promise<DirectorWeb> {
+  const streams = new Set<ServerResponse>();
+  const server = createServer((req, res) => {
+    serve(req, res, opts, streams).catch((e: Error) => {
+      if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', `director page: ${e.message}`);
+      else res.destroy();
+    });
+  });
+  // Every socket, so close() does not wait for an open page's event stream to time out.
+  const sockets = new Set<Socket>();
+  server.on('connection', (s: Socket) => { sockets.add(s); s.once('close', () => sockets.delete(s)); });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) => {
+      reject(e.code === 'EADDRINUSE' || e.code === 'EACCES' ? new WebPortError(opts.host, opts.port, e.code) : e);
+    });
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  const bound = server.address() as AddressInfo;
+  return {
+    server,
+    url: `http://${bound.address.includes(':') ? `[${bound.address}]` : bound.address}:${bound.port}/`,
+    close: () => new Promise<void>((r) => {
+      for (const s of streams) s.end();
+      server.close(() => r());
+      for (const s of sockets) s.destroy();
+    }),
+  };
+}
+
+async function serve(req: IncomingMessage, res: ServerResponse, opts: DirectorWebOptions, streams: Set<ServerResponse>): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain; charset=utf-8', 'GET only', { allow: 'GET, HEAD' });
+  const path = new URL(req.url ?? '/', 'http://x').pathname;
+  if (path === '/snapshot.json') return send(res, 200, 'application/json', JSON.stringify(opts.snapshot()));
+  if (path === '/info.json') return send(res, 200, 'application/json', JSON.stringify({ exports: opts.exports !== undefined }));
+  if (path === '/events') return events(req, res, opts, streams);
+  if (path in DOWNLOADS) {
+    const d = DOWNLOADS[path as keyof typeof DOWNLOADS];
+    if (!opts.exports) return send(res, 404, 'text/plain; charset=utf-8', 'no exports: the director was started without a session to export');
+    const body = opts.exports[d.kind]();
+    const session = (opts.snapshot()?.session ?? 'session').replace(/[^\w.-]+/g, '_');
+    return send(res, 200, d.type, body, { 'content-disposition': `attachment; filename="${session}.${path === '/export/travellers.csv' ? 'travellers.csv' : d.ext}"` });
+  }
+  const file = normalize(join(ROOT, path === '/' ? 'index.html' : decodeURIComponent(path)));
+  if (!file.startsWith(ROOT + sep)) return send(res, 403, 'text/plain; charset=utf-8', 'forbidden');
+  let body: Buffer;
+  try {
+    body = await readFile(file);
+  } catch {
+    return send(res, 404, 'text/plain; charset=utf-8', 'not found');
+  }
+  send(res, 200, TYPES[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream', body);
+}
+
+/** Server-Sent Events: the current snapshot at once, then every new one, each as one `snapshot` event. */
+function events(req: IncomingMessage, res: ServerResponse, opts: DirectorWebOptions, streams: Set<ServerResponse>): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-store', connection: 'keep-alive', ...SECURITY_HEADERS });
+  if (req.method === 'HEAD') { res.end(); return; }
+  streams.add(res);
+  // The browser reconnects after 2 s when the stream drops; the first event then brings it up to date.
+  res.write('retry: 2000\n\n');
+  // JSON.stringify writes no raw line breaks, so one data line holds the whole snapshot.
+  const push = (s: DirectorSnapshot): void => { res.write(`event: snapshot\ndata: ${JSON.stringify(s)}\n\n`); };
+  const first = opts.snapshot();
+  if (first) push(first);
+  const unsubscribe = opts.subscribe(push);
+  const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), (opts.keepAliveSeconds ?? 15) * 1000);
+  keepAlive.unref();
+  const done = (): void => {
+    clearInterval(keepAlive);
+    unsubscribe();
+    streams.delete(res);
+  };
+  res.once('close', done);
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-cache', ...SECURITY_HEADERS, ...extra });
+  res.end(res.req.method === 'HEAD' ? undefined : body);
 }
