@@ -106,7 +106,7 @@ function isTricks(x: unknown): x is { NS: number; EW: number } {
 }
 
 /** Check one whist traveller's shape; throws a ScoringError naming the field and the fix. */
-function check(t: WhistTraveller, i: number): void {
+export function checkWhistTraveller(t: WhistTraveller, i: number): void {
   if (!Number.isInteger(t.board) || t.board < 1) fail(`board: ${JSON.stringify(t.board)} is not a board number: give an integer 1 or more`, i, 'board');
   for (const k of ['ns', 'ew'] as const) {
     if (typeof t[k] !== 'string' || t[k].trim() === '') fail(`${k}: give the ${k === 'ns' ? 'N-S' : 'E-W'} pair as the schedule names it, e.g. "${k}":"3${k.toUpperCase()}"`, i, k);
@@ -220,7 +220,11 @@ function revoke(s: Scored, othersMade: Record<Direction, number>[], pairMatch: b
     // the averages for the match and the relative scores of the other players have been determined".
     revForAverage = made[R] <= minR ? made[R] : Math.max(tricks[R], minR);
     if (revForAverage !== revFinal) s.notes.push(`Dup. X.4: ${label(R)} count ${round2(revForAverage)} for the averages and the other players (the other tables' minimum ${minR}), then ${round2(revFinal)}: the full penalty`);
-    if (oppFinal !== tricks[O]) s.notes.push(`Dup. X.4: ${label(O)} ${round2(oppFinal)}, not ${tricks[O]}: ${made[O] >= maxO ? 'their score stands as made, above the other tables\' maximum' : `held to the other tables' maximum ${maxO} or raised to their average`}`);
+    if (oppFinal !== tricks[O]) {
+      const why = made[O] >= maxO ? `their score stands as made, above the other tables' maximum ${maxO}`
+        : oppFinal === maxO ? `held to the other tables' maximum ${maxO}` : 'raised to the average on the deal';
+      s.notes.push(`Dup. X.4: ${label(O)} ${round2(oppFinal)}, not ${tricks[O]}: ${why}`);
+    }
   } else if (oppFinal !== tricks[O]) {
     s.notes.push(`Dup. X.4: ${label(O)} ${round2(oppFinal)}, not ${tricks[O]}: the adversaries score no less than the average on the deal`);
   }
@@ -462,7 +466,7 @@ export function scoreWhist(travellers: readonly WhistTraveller[], opts: WhistOpt
   const method = opts.method ?? 'average';
   travellers.forEach((t, i) => {
     if (t.contract !== undefined) fail(`contract: ${where(t)} is a bridge result; whist travellers give "tricks":{"NS":7,"EW":6} and no contract`, i, 'contract');
-    check(t, i);
+    checkWhistTraveller(t, i);
   });
   const mode = opts.matches ?? (travellers.every((t) => [t.ns, t.ew].every((id) => STAND_IN.test(id) || teamOf(id) !== undefined)) ? 'teams' : 'pairs');
   const pairMatch = opts.pairMatch ?? (method === 'average' || (method === 'matches' && mode === 'pairs'));
