@@ -11,7 +11,7 @@ import type { LogLevel } from '../../config/schema.js';
 import { RESERVED_TABLE_NAMES } from '../../feed/topics.js';
 import { variantNames } from '../../laws/variants.js';
 import { MOVEMENTS, movementByName } from '../movements/index.js';
-import type { ScoreMethod } from '../types.js';
+import type { Schedule, ScoreMethod } from '../types.js';
 
 /** When the director releases a tray's embargo (`club/<session>/released`). */
 export type DirectorEmbargo = 'tray-complete' | 'session-end';
@@ -21,7 +21,8 @@ export interface DirectorConfig {
   club: { id: string };
   session: string;
   variant: string;
-  movement: { name: string; tables: number; boardsPerRound?: number; options?: Record<string, string | number | boolean> };
+  /** The movement by name and table count, or a schedule file (`tenace movement NAME --json > FILE`, or a club's own). */
+  movement: { name: string; tables: number; boardsPerRound?: number; options?: Record<string, string | number | boolean>; schedule?: string };
   /** Table ids in schedule order: tables[k] is table number k+1 of the schedule. Default "1".."N". */
   tables: string[];
   mqtt: { url: string; username?: string; password?: string; passwordFile?: string; clientId?: string; keepalive: number; baseTopic: string };
@@ -52,8 +53,12 @@ export const directorConfigSchema = {
     },
     variant: { type: 'string', enum: variantNames(), default: 'duplicate-whist' },
     movement: {
-      type: 'object', additionalProperties: false, required: ['name', 'tables'], description: 'the movement of the session',
+      type: 'object', additionalProperties: false, description: 'the movement of the session',
       properties: {
+        schedule: {
+          type: 'string', minLength: 1,
+          fix: 'must be the path of a schedule JSON file (what `tenace movement NAME --json` prints); it replaces name and tables',
+        },
         name: { type: 'string', minLength: 1, fix: `must name a movement: one of ${Object.keys(MOVEMENTS).join(', ')}` },
         tables: { type: 'integer', minimum: 1, maximum: 200, fix: 'must be the number of tables, a whole number from 1 to 200' },
         boardsPerRound: { type: 'integer', minimum: 1, maximum: 36, fix: 'must be the number of trays a table plays each round, 1 to 36' },
@@ -159,7 +164,7 @@ export function parseDirectorConfig(text: string, baseDir = process.cwd()): Dire
 
   const validate = getValidator();
   const errors: ConfigError[] = validate(data) ? [] : mapErrors(validate.errors ?? []);
-  if (errors.length === 0) errors.push(...crossChecks(data as unknown as DirectorConfig));
+  if (errors.length === 0) errors.push(...crossChecks(data as unknown as DirectorConfig, baseDir));
   if (errors.length > 0) return { ok: false, errors };
   const config = data as unknown as DirectorConfig;
   if (!config.tables) config.tables = Array.from({ length: config.movement.tables }, (_, i) => String(i + 1));
@@ -210,10 +215,28 @@ function mapErrors(list: readonly ErrorObject[]): ConfigError[] {
   return out;
 }
 
-function crossChecks(c: DirectorConfig): ConfigError[] {
+function crossChecks(c: DirectorConfig, baseDir: string): ConfigError[] {
   const errors: ConfigError[] = [];
-  const m = movementByName(c.movement.name);
-  if (!m) {
+  if (c.movement.schedule !== undefined) {
+    const file = isAbsolute(c.movement.schedule) ? c.movement.schedule : resolve(baseDir, c.movement.schedule);
+    try {
+      const s = readSchedule(file);
+      c.movement.schedule = file;
+      c.movement.name = s.movement;
+      c.movement.tables = s.tables;
+      c.movement.boardsPerRound = s.boardsPerRound;
+    } catch (e) {
+      errors.push({ path: 'movement.schedule', message: (e as Error).message });
+      return errors;
+    }
+  } else if (c.movement.name === undefined || c.movement.tables === undefined) {
+    errors.push({ path: c.movement.name === undefined ? 'movement.name' : 'movement.tables', message: `is required: give the movement's name and its number of tables (e.g. name: mitchell, tables: 7), or a schedule file` });
+    return errors;
+  }
+  const m = c.movement.schedule !== undefined ? undefined : movementByName(c.movement.name);
+  if (c.movement.schedule !== undefined) {
+    // A schedule file is taken as it is.
+  } else if (!m) {
     const near = closest(c.movement.name, Object.keys(MOVEMENTS));
     errors.push({ path: 'movement.name', message: `"${c.movement.name}" is not a movement${near ? `: did you mean "${near}"?` : ''}; use one of ${Object.keys(MOVEMENTS).join(', ')}` });
   } else {
@@ -241,6 +264,21 @@ function crossChecks(c: DirectorConfig): ConfigError[] {
     errors.push({ path: 'mqtt.passwordFile', message: 'cannot be used together with mqtt.password: keep one of the two' });
   }
   return errors;
+}
+
+/** Read a schedule JSON file; throws a sentence saying what is wrong with it. */
+export function readSchedule(file: string): Schedule {
+  let s: Schedule;
+  try {
+    s = JSON.parse(readFileSync(file, 'utf8')) as Schedule;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new Error(code === 'ENOENT' ? `${file} does not exist: write it with tenace movement NAME --tables N --json > ${file}` : `${file} is not a schedule: ${(e as Error).message}`);
+  }
+  if (typeof s !== 'object' || s === null || typeof s.movement !== 'string' || !Number.isInteger(s.tables) || !Array.isArray(s.rounds)) {
+    throw new Error(`${file} is not a schedule: it needs "movement", "tables" and "rounds" (what tenace movement NAME --json prints)`);
+  }
+  return s;
 }
 
 /** The director's config schema for editors (config/club.schema.json): `fix` sentences become descriptions. */

@@ -1,0 +1,124 @@
+// One table as the director follows it: its journal events folded in seq order through the same engine the table
+// runs (`Table`), and each deal that is over turned into the traveller line the schedule gives it. Pure: no I/O, so
+// the live path and the rebuild after a restart are the same code.
+import type { Seat } from '../../cards/seat.js';
+import type { DealEvent, TableEvent } from '../../formats/table-log.js';
+import { isDealOver } from '../../feed/projection.js';
+import { parseContract } from '../../laws/contract.js';
+import { Table } from '../../laws/engine.js';
+import type { DealResult } from '../../laws/types.js';
+import { getVariant } from '../../laws/variants.js';
+import type { RoundAssignment, Schedule, Traveller } from '../types.js';
+
+/** A deal that is over at a table: what the director derives a traveller and a tray record from. */
+export interface Completion {
+  board: number;
+  deal: DealEvent;
+  /** The deal's events, its deal event first. */
+  events: TableEvent[];
+  result: DealResult;
+  fromSeq: number;
+  toSeq: number;
+  /** Bridge: the contract reached, if any. */
+  contract?: string;
+}
+
+/** Folds one table's events in order; reports each deal that is over (again after any later event changes it). */
+export class TableFold {
+  private readonly table: Table;
+  private dealEvents: TableEvent[] = [];
+  private contract: string | undefined;
+  /** seq of the last event folded; 0 before the first. */
+  lastSeq = 0;
+
+  constructor(variant: string) {
+    this.table = new Table({ variant });
+  }
+
+  /** Fold one event; the deal it completes (or changes once complete), or null. */
+  apply(ev: TableEvent): Completion | null {
+    if (ev.seq !== undefined) this.lastSeq = ev.seq;
+    if (ev.type === 'deal') {
+      this.dealEvents = [ev];
+      this.contract = ev.contract;
+    } else if (ev.type === 'abandon') {
+      this.dealEvents = [];
+    } else if (this.dealEvents.length > 0) {
+      this.dealEvents.push(ev);
+      if (ev.type === 'contract') this.contract = ev.contract;
+    }
+    this.table.apply(ev);
+    const deal = this.dealEvents[0] as DealEvent | undefined;
+    if (!deal || deal.board === undefined || !isDealOver(this.table)) return null;
+    const result = this.table.result();
+    if (!result) return null;
+    return {
+      board: deal.board, deal, events: this.dealEvents.slice(), result, contract: this.contract,
+      fromSeq: deal.seq ?? 0, toSeq: ev.seq ?? 0,
+    };
+  }
+
+  /** The board in play and its trick number, for the director's grid. */
+  inPlay(): { board?: number; trick?: number } {
+    const deal = this.dealEvents[0] as DealEvent | undefined;
+    if (!deal || isDealOver(this.table)) return {};
+    return { board: deal.board, trick: this.table.currentTrick().number };
+  }
+}
+
+/** Where a table plays a board in the schedule: the round and the table's entry, by (table number, board). */
+export interface ScheduleIndex {
+  get(table: number, board: number): { round: number; ns?: string; ew?: string; players?: Partial<Record<Seat, string>> } | undefined;
+  /** The tables scheduled to play a board. */
+  tablesOf(board: number): number[];
+  /** The boards of the session, ascending. */
+  boards(): number[];
+}
+
+/** Index a schedule by table and board. */
+export function indexSchedule(s: Schedule): ScheduleIndex {
+  const at = new Map<string, { round: number; ns?: string; ew?: string; players?: Partial<Record<Seat, string>> }>();
+  const tables = new Map<number, Set<number>>();
+  for (const r of s.rounds) {
+    for (const t of r.tables) {
+      for (const b of t.trays) {
+        if (b === null) continue;
+        if (!at.has(`${t.table}:${b}`)) at.set(`${t.table}:${b}`, { round: r.round, ns: t.ns, ew: t.ew, players: t.players });
+        if (!tables.has(b)) tables.set(b, new Set());
+        tables.get(b)!.add(t.table);
+      }
+    }
+  }
+  return {
+    get: (table, board) => at.get(`${table}:${board}`),
+    tablesOf: (board) => [...(tables.get(board) ?? [])].sort((a, b) => a - b),
+    boards: () => [...tables.keys()].sort((a, b) => a - b),
+  };
+}
+
+/** The traveller line of a completed deal: pairs and round from the schedule (or the table's assignment), the result. */
+export function travellerOf(c: Completion, o: { tableNo: number; index: ScheduleIndex; assignment?: RoundAssignment; variant: string }): Traveller {
+  const where = o.index.get(o.tableNo, c.board);
+  const a = o.assignment;
+  const players = where?.players ?? a?.players;
+  const pair = (d: 'ns' | 'ew', s1: Seat, s2: Seat): string =>
+    where?.[d] ?? a?.[d] ?? (players ? `${players[s1] ?? '?'}&${players[s2] ?? '?'}` : `${o.tableNo}${d.toUpperCase()}`);
+  const t: Traveller = { board: c.board, ns: pair('ns', 'N', 'S'), ew: pair('ew', 'E', 'W'), table: o.tableNo };
+  const round = where?.round ?? a?.round;
+  if (round !== undefined) t.round = round;
+  if (players) t.players = players;
+  const variant = getVariant(c.deal.variant ?? c.result.variant ?? o.variant);
+  if (variant.trump === 'contract') {
+    const k = c.contract ? parseContract(c.contract) : null;
+    if (k && k.ok) {
+      t.contract = c.contract;
+      t.tricks = k.value.declarer % 2 === 0 ? c.result.scored.NS : c.result.scored.EW;
+    } else {
+      t.contract = 'PASS';
+    }
+  } else {
+    t.tricks = { NS: c.result.scored.NS, EW: c.result.scored.EW };
+  }
+  if (c.result.marks && Object.keys(c.result.marks).length > 0) t.marks = c.result.marks as Traveller['marks'];
+  return t;
+}

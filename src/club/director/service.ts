@@ -1,0 +1,905 @@
+// The director service (docs/club.md): it follows every table's journal over MQTT, stores each event once, folds
+// them through the engine, and from the completed deals derives the travellers, the tray records, the fouled-tray
+// alerts, the released trays, the round assignments and the standings; it takes the director's decisions as
+// journaled commands.
+//
+// Persist before acknowledging: the table events arrive at QoS 1 on a persistent session, and the PUBACK of each
+// is sent by `customHandleAcks` only once the event (and all that was derived from it) is committed. Until then the
+// broker keeps the message and gives it again after any disconnect or crash, so a kill -9 between receipt and
+// commit loses nothing; a redelivery of a committed event is recognised by (session, table, seq) and counts once.
+// mqtt.js handles incoming packets one at a time and waits for the ack callback, so the store is written in arrival
+// order; nothing in that path may wait for another incoming packet (a PUBACK of our own publish, a response), or the
+// client would wait for itself: publishes from it are fire-and-forget, requests are answered on a later packet.
+import { randomUUID } from 'node:crypto';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import type { Logger } from 'pino';
+import { type TableEvent, validateTableEvent } from '../../formats/table-log.js';
+import { sessionTopics, tableTopics, type SessionTopics } from '../../feed/topics.js';
+import { scoreTravellers as realScoreTravellers } from '../scoring/index.js';
+import * as trays from '../trays/index.js';
+import { movementByName } from '../movements/index.js';
+import type {
+  ClubAlert, DirectorSnapshot, DirectorTableView, DirectorTrayView, RoundAssignment, Schedule, ScoreReport, Traveller, TrayRecord,
+} from '../types.js';
+import { type DirectorConfig, readSchedule } from './config.js';
+import { type Decision, checkDecision, decisionDigest, transactionKey } from './decisions.js';
+import { type Completion, type ScheduleIndex, TableFold, indexSchedule, travellerOf } from './fold.js';
+import { DirectorStore, type StoreOps, type StoredDecision, type StoredResult } from './store.js';
+
+/** The club functions the director calls (injected in tests, the real modules by default). */
+export interface ClubFunctions {
+  recordFromPlay: typeof trays.recordFromPlay;
+  handDifferences: typeof trays.handDifferences;
+  trayDoctor: typeof trays.trayDoctor;
+  fouledTrayOutcome: typeof trays.fouledTrayOutcome;
+  scoreTravellers: typeof realScoreTravellers;
+}
+
+const REAL: ClubFunctions = {
+  recordFromPlay: trays.recordFromPlay, handDifferences: trays.handDifferences, trayDoctor: trays.trayDoctor,
+  fouledTrayOutcome: trays.fouledTrayOutcome, scoreTravellers: realScoreTravellers,
+};
+
+/** A traveller as the director scores it; `group` (extension) is the Law 87B group of a fouled board, 1-based. */
+export type DirectorTraveller = Traveller & { group?: number };
+
+export interface DirectorServiceOptions {
+  config: DirectorConfig;
+  log: Logger;
+  /** The schedule; default generated from config.movement. */
+  schedule?: Schedule;
+  /** An open store; default opened from config.store.url (and closed on stop). */
+  store?: DirectorStore;
+  /** The MQTT password read from mqtt.passwordFile. */
+  password?: string;
+  club?: Partial<ClubFunctions>;
+  /** Start the director page (default config.http.enabled). */
+  web?: boolean;
+  now?: () => Date;
+  /** The store failed: the service can no longer promise persist-before-ack. Default: log it. */
+  onFatal?: (err: Error) => void;
+  /** How long a request/events waits for its answer before it may be asked again (ms, default 3000). */
+  requestRetryMs?: number;
+}
+
+interface TableState {
+  id: string;
+  no: number;
+  fold: TableFold;
+  /** First seq of the table's journal session, once known (a request/events answer from the start). */
+  firstSeq: number | null;
+  /** Events stored but not folded yet (after a gap, or before the first seq is known), by seq. */
+  pending: Map<number, TableEvent>;
+  /** Highest seq stored. */
+  maxSeq: number;
+  status: 'online' | 'offline' | 'unknown';
+  /** Deals (by the seq of their deal event) already compared with the tray record. */
+  recorded: Set<number>;
+  request: { tx: string; after: number; at: number } | null;
+}
+
+/** What one message changes: the writes of its transaction, and what to publish once it is committed. */
+class Work {
+  readonly writes: ((tx: StoreOps) => Promise<unknown>)[] = [];
+  readonly publishes: (() => void)[] = [];
+  changed = false;
+  write(fn: (tx: StoreOps) => Promise<unknown>): void {
+    this.writes.push(fn);
+    this.changed = true;
+  }
+  publish(fn: () => void): void {
+    this.publishes.push(fn);
+    this.changed = true;
+  }
+}
+
+/** The director service: start it, and it runs until stop(). */
+export class DirectorService {
+  readonly schedule: Schedule;
+  private readonly c: DirectorConfig;
+  private readonly log: Logger;
+  private readonly fns: ClubFunctions;
+  private readonly now: () => Date;
+  private readonly index: ScheduleIndex;
+  private readonly topics: SessionTopics;
+  private readonly prefix: string;
+  private store: DirectorStore | null;
+  private readonly ownStore: boolean;
+  private client: MqttClient | null = null;
+  private web: { url: string; close(): Promise<void> } | null = null;
+  private readonly tables = new Map<string, TableState>();
+  private readonly byNo = new Map<number, string>();
+  private readonly records = new Map<number, TrayRecord>();
+  private readonly results = new Map<string, StoredResult>();
+  private readonly playedAt = new Map<number, string[]>();
+  private readonly alertIds = new Set<string>();
+  private readonly alerts: ClubAlert[] = [];
+  private readonly decisions = new Map<string, StoredDecision>();
+  private readonly adjustments = new Map<string, NonNullable<Traveller['adjusted']>>();
+  private readonly fouledBoards = new Map<number, string[][]>();
+  private readonly latePlays = new Set<string>();
+  private readonly assignments = new Map<string, RoundAssignment>();
+  private released: number[] = [];
+  private standings: ScoreReport | null = null;
+  private standingsDirty = true;
+  private snap: DirectorSnapshot | null = null;
+  private readonly watchers = new Set<(s: DirectorSnapshot) => void>();
+  private chain: Promise<void> = Promise.resolve();
+  private flushTimer: NodeJS.Timeout | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private readonly warned = new Set<string>();
+  private stopped = false;
+  private failed = false;
+
+  constructor(private readonly opts: DirectorServiceOptions) {
+    this.c = opts.config;
+    this.log = opts.log;
+    this.fns = { ...REAL, ...opts.club };
+    this.now = opts.now ?? (() => new Date());
+    this.schedule = opts.schedule ?? generateSchedule(opts.config);
+    this.index = indexSchedule(this.schedule);
+    this.topics = sessionTopics(this.c.club.id, this.c.session, this.c.mqtt.baseTopic);
+    this.prefix = `${this.c.mqtt.baseTopic}/${this.c.club.id}/`;
+    this.store = opts.store ?? null;
+    this.ownStore = !opts.store;
+    if (this.c.tables.length !== this.schedule.tables) {
+      throw new Error(`tables: lists ${this.c.tables.length} table ids but the schedule has ${this.schedule.tables} tables; give one id per table`);
+    }
+    this.c.tables.forEach((id, i) => {
+      tableTopics(this.c.club.id, id, this.c.mqtt.baseTopic); // throws on a bad or reserved id
+      this.tables.set(id, {
+        id, no: i + 1, fold: new TableFold(this.c.variant), firstSeq: null, pending: new Map(), maxSeq: 0, status: 'unknown', recorded: new Set(), request: null,
+      });
+      this.byNo.set(i + 1, id);
+    });
+  }
+
+  /** Open the store, rebuild everything from it, connect to the broker and start the page. */
+  async start(): Promise<void> {
+    if (!this.store) this.store = await DirectorStore.open(this.c.store.url);
+    await this.rebuild();
+    this.connect();
+    this.retryTimer = setInterval(() => this.retryGaps(), Math.max(500, (this.opts.requestRetryMs ?? 3000) / 2));
+    this.retryTimer.unref();
+    if (this.opts.web ?? this.c.http.enabled) await this.startWeb();
+    this.flushNow();
+  }
+
+  /** Stop: finish the message in hand, disconnect cleanly, close the page and the store. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.retryTimer) clearInterval(this.retryTimer);
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    await this.chain.catch(() => undefined);
+    if (this.client) await this.client.endAsync().catch(() => undefined);
+    if (this.web) await this.web.close().catch((err: unknown) => this.log.warn({ err }, 'director page did not close cleanly'));
+    if (this.ownStore && this.store) await this.store.close();
+  }
+
+  /** The latest snapshot (what the page shows). */
+  snapshot(): DirectorSnapshot {
+    return this.snap ?? this.buildSnapshot();
+  }
+
+  /** Call `fn` on every new snapshot; returns the unsubscribe. */
+  subscribe(fn: (s: DirectorSnapshot) => void): () => void {
+    this.watchers.add(fn);
+    return () => this.watchers.delete(fn);
+  }
+
+  /** The travellers as scored: the results, the director's adjustments applied, fouled-board groups marked. */
+  travellers(): DirectorTraveller[] {
+    const out: DirectorTraveller[] = [];
+    const seen = new Set<string>();
+    for (const [key, r] of [...this.results].sort(([, a], [, b]) => a.traveller.board - b.traveller.board || String(a.traveller.table).localeCompare(String(b.traveller.table), undefined, { numeric: true }))) {
+      const t: DirectorTraveller = { ...r.traveller };
+      const adj = this.adjustments.get(key);
+      if (adj !== undefined) t.adjusted = adj;
+      const g = this.groupOf(t.board, r.table);
+      if (g !== undefined) t.group = g;
+      out.push(t);
+      seen.add(key);
+    }
+    for (const [key, adjusted] of this.adjustments) {
+      if (seen.has(key)) continue;
+      const [b, table] = [Number(key.slice(0, key.indexOf(':'))), key.slice(key.indexOf(':') + 1)];
+      const ts = this.tables.get(table)!;
+      const where = this.index.get(ts.no, b);
+      out.push({ board: b, ns: where?.ns ?? `${ts.no}NS`, ew: where?.ew ?? `${ts.no}EW`, table: ts.no, ...(where ? { round: where.round } : {}), adjusted });
+    }
+    return out;
+  }
+
+  /** The tray records in force (latest revision of each board). */
+  trayRecords(): TrayRecord[] {
+    return [...this.records.values()].sort((a, b) => a.board - b.board);
+  }
+
+  // ------------------------------------------------------------------------------------------------ rebuild
+
+  private async rebuild(): Promise<void> {
+    const s = this.store!;
+    const session = this.c.session;
+    for (const d of await s.decisions(session)) {
+      this.decisions.set(d.transaction, d);
+      const ok = (d.response as { ok?: boolean }).ok === true;
+      if (ok) this.applyDecisionState({ name: d.cmd, params: d.request } as Decision);
+    }
+    for (const r of await s.trays(session)) this.records.set(r.board, r);
+    for (const a of await s.assignments(session)) this.assignments.set(a.table, a);
+    for (const { id, alert } of await s.alerts(session)) {
+      this.alertIds.add(id);
+      this.alerts.push(alert);
+    }
+    for (const r of await s.results(session)) this.results.set(`${r.traveller.board}:${r.table}`, r);
+    const first = await s.firstSeqs(session);
+    const events = await s.events(session);
+    const work = new Work();
+    for (const e of events) {
+      const ts = this.tables.get(e.table);
+      if (!ts) continue;
+      ts.pending.set(e.seq, { ...e.event, seq: e.seq });
+      ts.maxSeq = Math.max(ts.maxSeq, e.seq);
+    }
+    for (const ts of this.tables.values()) {
+      const f = first.get(ts.id);
+      if (f !== undefined) ts.firstSeq = f;
+      this.foldReady(ts, work);
+    }
+    this.initialAssignments(work);
+    // The derived rows are keyed, so writing them again changes nothing when the last run committed them.
+    if (work.writes.length > 0) await s.transaction(async (tx) => { for (const w of work.writes) await w(tx); });
+    this.playedAtFromResults();
+    this.log.info({ events: events.length, results: this.results.size, records: this.records.size, alerts: this.alerts.length, decisions: this.decisions.size }, 'director: rebuilt from the store');
+  }
+
+  private playedAtFromResults(): void {
+    const sorted = [...this.results.values()].sort((a, b) => a.toSeq - b.toSeq);
+    for (const r of sorted) {
+      const list = this.playedAt.get(r.traveller.board) ?? [];
+      if (!list.includes(r.table)) list.push(r.table);
+      this.playedAt.set(r.traveller.board, list);
+    }
+  }
+
+  private initialAssignments(work: Work): void {
+    for (const ts of this.tables.values()) {
+      if (this.assignments.has(ts.id)) continue;
+      this.assign(ts, this.schedule.rounds[0]?.round ?? 1, work);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------ MQTT
+
+  private connect(): void {
+    const o: IClientOptions = {
+      clientId: this.c.mqtt.clientId ?? `tenace-director-${this.c.club.id}-${this.c.session}`,
+      // A persistent session: what the tables publish while the director is down waits for it at the broker (a week,
+      // longer than any session). MQTT 5, because mqtt.js honours customHandleAcks only on MQTT 5.
+      clean: false,
+      protocolVersion: 5,
+      properties: { sessionExpiryInterval: 7 * 24 * 3600 },
+      keepalive: this.c.mqtt.keepalive,
+      reconnectPeriod: 1000,
+      username: this.c.mqtt.username,
+      password: this.opts.password ?? this.c.mqtt.password,
+      customHandleAcks: (topic, message, _packet, done) => {
+        this.enqueue(() => this.handle(topic, message)).then(() => done(0), (err: Error) => done(err));
+      },
+    };
+    const client = mqtt.connect(this.c.mqtt.url, o);
+    this.client = client;
+    client.on('connect', (ack) => {
+      this.log.info({ url: this.c.mqtt.url, sessionPresent: ack.sessionPresent }, 'director: connected');
+      const p = this.prefix;
+      client.subscribe([`${p}+/director/event`, `${p}+/status`, `${p}+/response/events`, `${p}+/director`, `${p}club/${this.c.session}/request/+`, this.topics.traysFilter], { qos: 1 }, (err) => {
+        if (err) this.log.error({ err }, 'director: subscribe failed');
+      });
+      this.publishAll();
+      for (const ts of this.tables.values()) {
+        ts.request = null;
+        this.requestEvents(ts);
+      }
+    });
+    // QoS 0 messages take no ack; everything the director needs comes at QoS 1 through customHandleAcks.
+    client.on('message', (topic, message, packet) => {
+      if (packet.qos === 0) void this.enqueue(() => this.handle(topic, message)).catch(() => undefined);
+    });
+    client.on('error', (err) => this.log.warn({ err: err.message }, 'director: mqtt error'));
+    client.on('offline', () => this.log.warn('director: broker offline; reconnecting'));
+  }
+
+  /** Run `fn` after everything queued before it: the director's state changes one message at a time. */
+  private enqueue(fn: () => Promise<void>): Promise<void> {
+    const next = this.chain.then(() => {
+      if (this.failed) throw new Error('director: the store failed; not acknowledging');
+      return fn();
+    });
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  private pub(topic: string, body: unknown, retain: boolean): void {
+    const c = this.client;
+    if (!c) return;
+    c.publish(topic, typeof body === 'string' ? body : JSON.stringify(body), { qos: 1, retain }, (err) => {
+      if (err && !this.stopped) this.log.warn({ err: err.message, topic }, 'director: publish failed');
+    });
+  }
+
+  private publishAll(): void {
+    this.pub(this.topics.schedule, this.schedule, true);
+    for (const a of this.assignments.values()) this.pub(tableTopics(this.c.club.id, a.table, this.c.mqtt.baseTopic).assignment, a, true);
+    for (const r of this.records.values()) this.pub(this.topics.tray(r.board), r, true);
+    this.pub(this.topics.released, this.releasedMessage(), true);
+    this.standingsDirty = true;
+    this.flushNow();
+  }
+
+  private async handle(topic: string, payload: Buffer): Promise<void> {
+    if (!topic.startsWith(this.prefix)) return;
+    this.log.trace({ topic, bytes: payload.length }, 'director: message');
+    const parts = topic.slice(this.prefix.length).split('/');
+    try {
+      if (parts[0] === 'club') {
+        if (parts.length === 4 && parts[1] === this.c.session && parts[2] === 'request') await this.onDecision(parts[3], payload);
+        return;
+      }
+      if (parts[0] === 'trays') {
+        if (parts.length === 3 && parts[1] === this.c.session) await this.onTrayRecord(payload);
+        return;
+      }
+      const ts = this.tables.get(parts[0]);
+      const rest = parts.slice(1).join('/');
+      if (!ts) {
+        if (rest === 'director/event' && !this.warned.has(`table:${parts[0]}`)) {
+          this.warned.add(`table:${parts[0]}`);
+          this.log.warn({ table: parts[0] }, 'director: events from a table that is not in the config\'s tables; ignored');
+        }
+        return;
+      }
+      if (rest === 'director/event') await this.onTableEvent(ts, payload);
+      else if (rest === 'response/events') await this.onEventsResponse(ts, payload);
+      else if (rest === 'status') this.onStatus(ts, payload);
+      else if (rest === 'director') await this.onTableAlert(ts, payload);
+    } catch (err) {
+      if (err instanceof StoreFailure) throw err;
+      // A malformed message must not stop the director (nor be redelivered forever): log it and acknowledge it.
+      this.log.warn({ err: (err as Error).message, topic }, 'director: message not understood; ignored');
+    }
+  }
+
+  private onStatus(ts: TableState, payload: Buffer): void {
+    const s = payload.toString('utf8').trim();
+    const status = s === 'online' ? 'online' : s === 'offline' ? 'offline' : 'unknown';
+    if (status === ts.status) return;
+    ts.status = status;
+    // A table coming (back) online may hold events the director missed: ask for them.
+    if (status === 'online') {
+      ts.request = null;
+      this.requestEvents(ts);
+    }
+    this.scheduleFlush();
+  }
+
+  private async onTableEvent(ts: TableState, payload: Buffer): Promise<void> {
+    const m = JSON.parse(payload.toString('utf8')) as { type?: string; session?: string; seq?: number; event?: unknown };
+    if (m.type !== 'tenace.journal-event') return;
+    if (m.session !== this.c.session) {
+      this.warnOnce(`session:${ts.id}:${m.session}`, { table: ts.id, session: m.session }, 'director: events of another session; ignored');
+      return;
+    }
+    const ev = this.checkEvent(m.seq, m.event);
+    if (!ev) return;
+    await this.ingest(ts, [ev], undefined);
+  }
+
+  private checkEvent(seq: unknown, event: unknown): TableEvent | null {
+    if (!Number.isSafeInteger(seq) || (seq as number) < 1) return null;
+    const e = { ...(event as object), seq } as TableEvent;
+    const problem = validateTableEvent(e);
+    if (problem) {
+      this.log.warn({ seq, problem }, 'director: a table event that is not valid; ignored');
+      return null;
+    }
+    return e;
+  }
+
+  private async onEventsResponse(ts: TableState, payload: Buffer): Promise<void> {
+    const m = JSON.parse(payload.toString('utf8')) as { transaction?: unknown; ok?: boolean; session?: string; events?: unknown[]; last?: number; error?: string };
+    const req = ts.request;
+    if (!req || m.transaction !== req.tx) return;
+    ts.request = null;
+    if (m.ok !== true) {
+      this.log.warn({ table: ts.id, error: m.error }, 'director: the table refused request/events');
+      return;
+    }
+    if (m.session !== this.c.session) {
+      this.warnOnce(`session:${ts.id}:${m.session}`, { table: ts.id, session: m.session }, 'director: the table is in another session; its events are ignored');
+      return;
+    }
+    const events: TableEvent[] = [];
+    for (const raw of m.events ?? []) {
+      const ev = this.checkEvent((raw as { seq?: unknown }).seq, raw);
+      if (ev) events.push(ev);
+    }
+    events.sort((a, b) => a.seq! - b.seq!);
+    // An answer from the start of the session tells where the table's session begins.
+    const firstSeq = req.after === 0 && ts.firstSeq === null ? (events[0]?.seq ?? (Number.isSafeInteger(m.last) ? m.last! + 1 : undefined)) : undefined;
+    await this.ingest(ts, events, firstSeq);
+    const lastGot = events.at(-1)?.seq ?? req.after;
+    if (Number.isSafeInteger(m.last) && m.last! > lastGot && events.length > 0) this.requestEvents(ts);
+  }
+
+  /** Store new events of a table, fold those that follow on, and commit all that follows from them, then publish. */
+  private async ingest(ts: TableState, events: TableEvent[], firstSeq: number | undefined): Promise<void> {
+    const fresh = events.filter((e) => e.seq! > ts.fold.lastSeq && !ts.pending.has(e.seq!) && (ts.firstSeq === null || e.seq! >= ts.firstSeq));
+    const setFirst = firstSeq !== undefined && ts.firstSeq === null;
+    if (fresh.length === 0 && !setFirst) {
+      if (events.length > 0) this.log.debug({ table: ts.id, seqs: events.map((e) => e.seq) }, 'director: events already stored (a redelivery)');
+      this.checkGap(ts);
+      return;
+    }
+    const work = new Work();
+    for (const e of fresh) {
+      ts.pending.set(e.seq!, e);
+      ts.maxSeq = Math.max(ts.maxSeq, e.seq!);
+    }
+    if (setFirst) {
+      ts.firstSeq = firstSeq;
+      for (const s of [...ts.pending.keys()]) if (s < firstSeq) ts.pending.delete(s);
+    }
+    this.foldReady(ts, work);
+    const at = this.now().toISOString();
+    await this.commit(async (tx) => {
+      for (const e of fresh) await tx.insertEvent(this.c.session, ts.id, e.seq!, e, at);
+      if (setFirst) await tx.setFirstSeq(this.c.session, ts.id, firstSeq);
+      for (const w of work.writes) await w(tx);
+    });
+    for (const p of work.publishes) p();
+    this.scheduleFlush();
+    this.checkGap(ts);
+  }
+
+  private async commit(fn: (tx: StoreOps) => Promise<void>): Promise<void> {
+    try {
+      await this.store!.transaction(fn);
+    } catch (err) {
+      // The in-memory state now runs ahead of the store: stop acknowledging; a restart rebuilds from the store.
+      this.failed = true;
+      this.log.fatal({ err }, 'director: the store failed; no further message is acknowledged');
+      this.opts.onFatal?.(err as Error);
+      throw new StoreFailure((err as Error).message);
+    }
+  }
+
+  private checkGap(ts: TableState): void {
+    if (ts.firstSeq === null || ts.pending.size > 0) this.requestEvents(ts);
+  }
+
+  private retryGaps(): void {
+    if (this.stopped || !this.client?.connected) return;
+    for (const ts of this.tables.values()) if (ts.firstSeq === null || ts.pending.size > 0) this.requestEvents(ts);
+  }
+
+  /** Ask a table for the events after the last one folded (from the start while its first seq is unknown). */
+  private requestEvents(ts: TableState): void {
+    if (!this.client?.connected || this.stopped) return;
+    const retry = this.opts.requestRetryMs ?? 3000;
+    if (ts.request && Date.now() - ts.request.at < retry) return;
+    const after = ts.firstSeq === null ? 0 : Math.max(ts.fold.lastSeq, ts.firstSeq - 1);
+    const tx = `director-${randomUUID()}`;
+    ts.request = { tx, after, at: Date.now() };
+    this.pub(tableTopics(this.c.club.id, ts.id, this.c.mqtt.baseTopic).request('events'), { transaction: tx, after, limit: 500 }, false);
+  }
+
+  /** Fold the pending events that follow on from the last folded one. */
+  private foldReady(ts: TableState, work: Work): void {
+    if (ts.firstSeq === null) return;
+    for (;;) {
+      const next = ts.fold.lastSeq === 0 ? ts.firstSeq : ts.fold.lastSeq + 1;
+      const ev = ts.pending.get(next);
+      if (!ev) {
+        // Events below the first seq or already folded (a restart before the first seq was known) are dropped.
+        for (const s of [...ts.pending.keys()]) if (s < next) ts.pending.delete(s);
+        return;
+      }
+      ts.pending.delete(next);
+      let c: Completion | null = null;
+      try {
+        c = ts.fold.apply(ev);
+      } catch (err) {
+        ts.fold.lastSeq = next;
+        this.log.error({ err, table: ts.id, seq: next }, 'director: the engine refused an event; it is stored and skipped');
+      }
+      if (c) this.onCompletion(ts, c, work);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------ derivations
+
+  private onCompletion(ts: TableState, c: Completion, work: Work): void {
+    const key = `${c.board}:${ts.id}`;
+    const traveller = travellerOf(c, { tableNo: ts.no, index: this.index, assignment: this.assignments.get(ts.id), variant: this.c.variant });
+    const prev = this.results.get(key);
+    if (!prev || JSON.stringify(prev.traveller) !== JSON.stringify(traveller)) {
+      const r: StoredResult = { table: ts.id, traveller, fromSeq: c.fromSeq, toSeq: c.toSeq };
+      this.results.set(key, r);
+      work.write((tx) => tx.putResult(this.c.session, r));
+      this.standingsDirty = true;
+      const list = this.playedAt.get(c.board) ?? [];
+      if (!list.includes(ts.id)) list.push(ts.id);
+      this.playedAt.set(c.board, list);
+    }
+    if (!ts.recorded.has(c.fromSeq)) {
+      ts.recorded.add(c.fromSeq);
+      this.checkRecord(ts, c, traveller.round, work);
+    }
+    this.updateReleased(work);
+    this.maybeAdvance(ts, work);
+  }
+
+  private checkRecord(ts: TableState, c: Completion, round: number | undefined, work: Work): void {
+    const original = c.deal.hands === undefined && c.deal.overplay !== true;
+    const existing = this.records.get(c.board);
+    if (existing?.source.kind === 'original-play' && existing.source.table === ts.id && existing.source.fromSeq === c.fromSeq) return;
+    if (!existing && !original) return;
+    let mine: TrayRecord | null;
+    try {
+      mine = this.fns.recordFromPlay({ session: this.c.session, table: ts.id, events: c.events, result: c.result, at: this.now().toISOString() });
+    } catch (err) {
+      this.warnOnce('recordFromPlay', { err: (err as Error).message }, 'director: cannot make tray records');
+      return;
+    }
+    if (!mine) return;
+    if (!existing) {
+      const rec: TrayRecord = { ...mine, rev: 1 };
+      this.records.set(rec.board, rec);
+      work.write((tx) => tx.putTray(this.c.session, rec));
+      work.publish(() => this.pub(this.topics.tray(rec.board), rec, true));
+      return;
+    }
+    try {
+      const differences = this.fns.handDifferences(existing.hands, mine.hands);
+      if (differences.length === 0) return;
+      const moves = this.fns.trayDoctor(existing.hands, mine.hands);
+      const outcome = this.fns.fouledTrayOutcome(this.schedule.tables, original ? 'original' : 'overplay');
+      const cards = differences.map((d) => `${d.card} (${d.table} here, ${d.record} in the record)`).join(', ');
+      this.raise(`fouled-tray:${ts.id}:${c.board}:${c.fromSeq}`, {
+        schema: 1, type: 'tenace.alert', kind: 'fouled-tray', session: this.c.session, table: ts.id, board: c.board,
+        ...(round !== undefined ? { round } : {}), law: outcome.law,
+        message: `Tray ${c.board} at table ${ts.id} held other hands than its record: ${cards}. ${outcome.message}`,
+        differences, moves, outcome, seq: c.toSeq, at: this.now().toISOString(),
+      }, work);
+    } catch (err) {
+      this.warnOnce('handDifferences', { err: (err as Error).message }, 'director: cannot compare tray records');
+    }
+  }
+
+  private raise(id: string, alert: ClubAlert, work: Work): void {
+    if (this.alertIds.has(id)) return;
+    this.alertIds.add(id);
+    this.alerts.push(alert);
+    work.write((tx) => tx.putAlert(this.c.session, id, alert));
+    work.publish(() => this.pub(this.topics.alerts, alert, false));
+  }
+
+  private hasResult(board: number, table: string): boolean {
+    return this.results.has(`${board}:${table}`);
+  }
+
+  private updateReleased(work: Work): void {
+    const boards = this.index.boards();
+    const complete = boards.filter((b) => this.index.tablesOf(b).every((n) => this.hasResult(b, this.byNo.get(n)!)));
+    const released = this.c.embargo === 'session-end' ? (complete.length === boards.length ? complete : []) : complete;
+    if (released.length === this.released.length && released.every((b, i) => b === this.released[i])) return;
+    this.released = released;
+    work.publish(() => this.pub(this.topics.released, this.releasedMessage(), true));
+  }
+
+  private releasedMessage(): unknown {
+    return { schema: 1, type: 'tenace.released', session: this.c.session, boards: this.released };
+  }
+
+  /** Advance a table once it has completed every tray of its round (a tray moved to late play excepted). */
+  private maybeAdvance(ts: TableState, work: Work): void {
+    const a = this.assignments.get(ts.id);
+    if (!a) return;
+    const required = a.trays.filter((b) => !this.latePlays.has(`${b}:${ts.id}`) || this.hasResult(b, ts.id));
+    if (required.length === 0 || !required.every((b) => this.hasResult(b, ts.id))) return;
+    if (this.nextRound(a.round) === undefined) return;
+    this.assign(ts, this.nextRound(a.round)!, work);
+    this.advanceIdle(work);
+  }
+
+  /** A table with nothing to play in its round (a sit-out) moves on once no other table is still in that round. */
+  private advanceIdle(work: Work): void {
+    let moved = true;
+    while (moved) {
+      moved = false;
+      for (const ts of this.tables.values()) {
+        const a = this.assignments.get(ts.id);
+        if (!a || a.trays.length > 0) continue;
+        const next = this.nextRound(a.round);
+        if (next === undefined) continue;
+        const others = [...this.assignments.values()].filter((x) => x.table !== ts.id && x.trays.length > 0);
+        if (others.length > 0 && others.every((x) => x.round > a.round)) {
+          this.assign(ts, next, work);
+          moved = true;
+        }
+      }
+    }
+  }
+
+  private nextRound(round: number): number | undefined {
+    const rounds = this.schedule.rounds.map((r) => r.round).sort((x, y) => x - y);
+    return rounds.find((r) => r > round);
+  }
+
+  /** Give a table its assignment for a round: stored, then published retained on `<table>/assignment`. */
+  private assign(ts: TableState, round: number, work: Work): RoundAssignment {
+    const entry = this.schedule.rounds.find((r) => r.round === round)?.tables.find((t) => t.table === ts.no);
+    const late = [...this.latePlays].filter((k) => k.endsWith(`:${ts.id}`)).map((k) => Number(k.slice(0, k.indexOf(':'))))
+      .filter((b) => !this.hasResult(b, ts.id));
+    const trays = [...(entry?.trays.filter((b): b is number => b !== null) ?? [])];
+    for (const b of late) if (!trays.includes(b)) trays.push(b);
+    const a: RoundAssignment = {
+      schema: 1, type: 'tenace.assignment', session: this.c.session, movement: this.schedule.movement, round, table: ts.id,
+      ...(entry?.ns !== undefined ? { ns: entry.ns } : {}), ...(entry?.ew !== undefined ? { ew: entry.ew } : {}),
+      ...(entry?.players ? { players: entry.players } : {}),
+      trays, tables: this.schedule.tables, variant: this.c.variant, at: this.now().toISOString(),
+    };
+    this.assignments.set(ts.id, a);
+    work.write((tx) => tx.putAssignment(this.c.session, a));
+    work.publish(() => this.pub(tableTopics(this.c.club.id, ts.id, this.c.mqtt.baseTopic).assignment, a, true));
+    return a;
+  }
+
+  private groupOf(board: number, table: string): number | undefined {
+    const groups = this.fouledBoards.get(board);
+    if (!groups) return undefined;
+    const i = groups.findIndex((g) => g.includes(table));
+    return i < 0 ? undefined : i + 1;
+  }
+
+  // ------------------------------------------------------------------------------------------------ other inputs
+
+  private async onTrayRecord(payload: Buffer): Promise<void> {
+    if (payload.length === 0) return;
+    const r = JSON.parse(payload.toString('utf8')) as TrayRecord;
+    if (r.type !== 'tenace.tray' || r.session !== this.c.session || !Number.isInteger(r.board) || !Number.isInteger(r.rev) || typeof r.hands !== 'string') return;
+    const have = this.records.get(r.board);
+    if (have && have.rev >= r.rev) return;
+    // A record from elsewhere (a dealing machine's file, `tenace trays import`) is adopted as it is.
+    this.records.set(r.board, r);
+    await this.commit(async (tx) => { await tx.putTray(this.c.session, r); });
+    this.scheduleFlush();
+  }
+
+  private async onTableAlert(ts: TableState, payload: Buffer): Promise<void> {
+    const a = JSON.parse(payload.toString('utf8')) as ClubAlert;
+    if (a.type !== 'tenace.alert' || a.session !== this.c.session || typeof a.kind !== 'string') return;
+    const work = new Work();
+    this.raise(`${a.kind}:${ts.id}:${a.board ?? ''}:${a.seq ?? a.at}`, { ...a, table: ts.id }, work);
+    if (!work.changed) return;
+    await this.commit(async (tx) => { for (const w of work.writes) await w(tx); });
+    for (const p of work.publishes) p();
+    this.scheduleFlush();
+  }
+
+  private respond(cmd: string, body: unknown): void {
+    this.pub(`${this.prefix}club/${this.c.session}/response/${cmd}`, body, false);
+  }
+
+  private async onDecision(cmd: string, payload: Buffer): Promise<void> {
+    const chk = checkDecision(cmd, payload);
+    if (!chk.ok) {
+      this.respond(cmd, { transaction: chk.transaction, ok: false, error: chk.error });
+      return;
+    }
+    const d = chk.decision;
+    const key = transactionKey(d.transaction);
+    const digest = decisionDigest(d);
+    const prior = this.decisions.get(key);
+    if (prior) {
+      // A retry gets the first answer; the decision is not applied again.
+      this.respond(cmd, prior.digest === digest ? prior.response
+        : { transaction: d.transaction, ok: false, error: `transaction: "${d.transaction}" was used for another decision (${prior.cmd}); give each decision its own transaction id` });
+      return;
+    }
+    const problem = this.refusal(d);
+    if (problem) {
+      this.respond(cmd, { transaction: d.transaction, ok: false, error: problem });
+      return;
+    }
+    const work = new Work();
+    const detail = this.applyDecision(d, work);
+    const response = { transaction: d.transaction, ok: true, ...detail };
+    const stored: StoredDecision = { transaction: key, cmd: d.name, digest, request: d.params, response, at: this.now().toISOString() };
+    await this.commit(async (tx) => {
+      await tx.putDecision(this.c.session, stored);
+      for (const w of work.writes) await w(tx);
+    });
+    this.decisions.set(key, stored);
+    for (const p of work.publishes) p();
+    this.respond(cmd, response);
+    this.log.info({ decision: d.name, transaction: d.transaction, params: d.params }, 'director: decision taken');
+    this.scheduleFlush();
+  }
+
+  /** Why a well-formed decision cannot apply, naming the field and the fix; null when it can. */
+  private refusal(d: Decision): string | null {
+    const p = d.params as { board?: number; table?: string; groups?: string[][] };
+    if (p.table !== undefined && !this.tables.has(p.table)) return `table: "${p.table}" is not a table of this session; use one of ${[...this.tables.keys()].join(', ')}`;
+    if (p.board !== undefined && d.name !== 'correct-tray' && !this.index.boards().includes(p.board)) {
+      return `board: ${p.board} is not a tray of this session; use one of ${this.index.boards().join(', ')}`;
+    }
+    if (d.name === 'fouled-board') {
+      const all = p.groups!.flat();
+      const bad = all.find((t) => !this.tables.has(t));
+      if (bad) return `groups: "${bad}" is not a table of this session`;
+      if (new Set(all).size !== all.length) return 'groups: a table is in two groups; put each table in one group';
+    }
+    if (d.name === 'correct-tray' && !this.records.has(p.board!) && !(d.params as { dealer?: string }).dealer) {
+      return `dealer: tray ${p.board} has no record yet, so give the dealer (N, E, S or W) with the hands`;
+    }
+    if (d.name === 'advance-round') {
+      const ids = p.table !== undefined ? [p.table] : [...this.tables.keys()];
+      if (ids.every((id) => this.nextRound(this.assignments.get(id)?.round ?? 0) === undefined)) return 'table: already in the last round; there is no round to advance to';
+    }
+    return null;
+  }
+
+  /** What a decision changes in memory (also run for each journaled decision at a restart). */
+  private applyDecisionState(d: Decision): void {
+    const p = d.params;
+    if (d.name === 'adjust-score') this.adjustments.set(`${d.params.board}:${d.params.table}`, d.params.adjusted);
+    else if (d.name === 'fouled-board') this.fouledBoards.set(d.params.board, d.params.groups);
+    else if (d.name === 'late-play') this.latePlays.add(`${d.params.board}:${d.params.table}`);
+    this.standingsDirty = this.standingsDirty || p !== undefined;
+  }
+
+  /** Apply a decision: its state, and the records, assignments and alerts it makes (written in its transaction). */
+  private applyDecision(d: Decision, work: Work): Record<string, unknown> {
+    this.applyDecisionState(d);
+    const at = this.now().toISOString();
+    switch (d.name) {
+      case 'adjust-score':
+      case 'fouled-board':
+        return {};
+      case 'late-play': {
+        const ts = this.tables.get(d.params.table)!;
+        const a = this.assign(ts, this.assignments.get(ts.id)?.round ?? this.schedule.rounds[0].round, work);
+        this.raise(`late-play:${ts.id}:${d.params.board}:${at}`, {
+          schema: 1, type: 'tenace.alert', kind: 'late-play', session: this.c.session, table: ts.id, board: d.params.board, round: a.round,
+          message: `Tray ${d.params.board} is to be played late at table ${ts.id}${d.params.reason ? `: ${d.params.reason}` : ''}.`, at,
+        }, work);
+        return { assignment: a };
+      }
+      case 'correct-tray': {
+        const prev = this.records.get(d.params.board);
+        const rec: TrayRecord = {
+          schema: 1, type: 'tenace.tray', session: this.c.session, board: d.params.board, hands: d.params.hands,
+          dealer: d.params.dealer ?? prev!.dealer,
+          ...(d.params.trumpCard ?? prev?.trumpCard ? { trumpCard: d.params.trumpCard ?? prev?.trumpCard } : {}),
+          ...(prev?.trump ? { trump: prev.trump } : {}), ...(prev?.vulnerable ? { vulnerable: prev.vulnerable } : {}),
+          variant: prev?.variant ?? this.c.variant,
+          source: { kind: 'correction', by: 'director', reason: d.params.reason, at }, rev: (prev?.rev ?? 0) + 1,
+        };
+        this.records.set(rec.board, rec);
+        work.write((tx) => tx.putTray(this.c.session, rec));
+        work.publish(() => this.pub(this.topics.tray(rec.board), rec, true));
+        return { record: rec };
+      }
+      case 'advance-round': {
+        const ids = d.params.table !== undefined ? [d.params.table] : [...this.tables.keys()];
+        const moved: RoundAssignment[] = [];
+        for (const id of ids) {
+          const ts = this.tables.get(id)!;
+          const a = this.assignments.get(id);
+          const next = this.nextRound(a?.round ?? 0);
+          if (next === undefined) continue;
+          for (const b of a?.trays ?? []) {
+            if (this.hasResult(b, id)) continue;
+            this.raise(`missing-result:${id}:${b}:${a!.round}`, {
+              schema: 1, type: 'tenace.alert', kind: 'missing-result', session: this.c.session, table: id, board: b, round: a!.round,
+              message: `Table ${id} moved on from round ${a!.round} without a result on tray ${b}: adjust the score or allow a late play.`, at,
+            }, work);
+          }
+          moved.push(this.assign(ts, next, work));
+        }
+        this.advanceIdle(work);
+        return { assignments: moved };
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------ standings, snapshot
+
+  private scheduleFlush(): void {
+    if (this.flushTimer || this.stopped) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      this.flushNow();
+    }, 50);
+  }
+
+  private flushNow(): void {
+    if (this.standingsDirty) {
+      this.standingsDirty = false;
+      const travellers = this.travellers();
+      if (travellers.length > 0) {
+        try {
+          this.standings = this.fns.scoreTravellers(travellers, this.c.scoring.method ? { method: this.c.scoring.method } : {});
+          this.pub(this.topics.standings, this.standings, true);
+        } catch (err) {
+          this.warnOnce('scoreTravellers', { err: (err as Error).message }, 'director: cannot score the travellers');
+        }
+      }
+    }
+    this.snap = this.buildSnapshot();
+    this.pub(this.topics.director, this.snap, true);
+    for (const w of this.watchers) {
+      try {
+        w(this.snap);
+      } catch (err) {
+        this.log.warn({ err }, 'director: a snapshot watcher failed');
+      }
+    }
+  }
+
+  private buildSnapshot(): DirectorSnapshot {
+    const tables: DirectorTableView[] = [...this.tables.values()].map((ts) => ({
+      table: ts.id, status: ts.status, round: this.assignments.get(ts.id)?.round ?? 0, ...ts.fold.inPlay(),
+      done: [...this.results.values()].filter((r) => r.table === ts.id).map((r) => r.traveller.board).sort((a, b) => a - b),
+      lastSeq: ts.fold.lastSeq,
+    }));
+    const progress = this.schedule.rounds.flatMap((r) => r.tables.map((t) => {
+      const id = this.byNo.get(t.table);
+      const boards = t.trays.filter((b): b is number => b !== null);
+      return { table: t.table, round: r.round, played: id ? boards.filter((b) => this.hasResult(b, id)).length : 0, of: boards.length };
+    }));
+    const fouled = new Map<number, ClubAlert>();
+    for (const a of this.alerts) if (a.kind === 'fouled-tray' && a.board !== undefined && !fouled.has(a.board)) fouled.set(a.board, a);
+    const trayViews: DirectorTrayView[] = this.index.boards().map((b) => ({
+      board: b, ...(this.records.has(b) ? { record: this.records.get(b) } : {}), playedAt: [...(this.playedAt.get(b) ?? [])],
+      released: this.released.includes(b), ...(fouled.has(b) ? { fouled: fouled.get(b) } : {}),
+    }));
+    const rounds = tables.map((t) => t.round).filter((r) => r > 0);
+    return {
+      schema: 1, type: 'tenace.director', club: this.c.club.id, session: this.c.session, variant: this.c.variant, schedule: this.schedule,
+      round: rounds.length ? Math.min(...rounds) : 1, tables, progress, trays: trayViews, alerts: this.alerts.slice(-200),
+      standings: this.standings, at: this.now().toISOString(),
+    };
+  }
+
+  private async startWeb(): Promise<void> {
+    try {
+      const { startDirectorWeb } = await import('./web.js');
+      this.web = await startDirectorWeb({
+        host: this.c.http.host, port: this.c.http.port, snapshot: () => this.snapshot(), subscribe: (fn) => this.subscribe(fn),
+      });
+      this.log.info({ url: this.web.url }, 'director page');
+    } catch (err) {
+      // The page is a view: the director goes on storing and scoring without it.
+      this.log.error({ err: (err as Error).message }, 'director: the director page did not start; running without it');
+    }
+  }
+
+  private warnOnce(key: string, obj: object, msg: string): void {
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    this.log.warn(obj, msg);
+  }
+}
+
+class StoreFailure extends Error {}
+
+/** The schedule of the config's movement; throws a sentence naming the field when it cannot be made. */
+export function generateSchedule(c: DirectorConfig): Schedule {
+  if (c.movement.schedule !== undefined) return readSchedule(c.movement.schedule);
+  const m = movementByName(c.movement.name);
+  if (!m) throw new Error(`movement.name: "${c.movement.name}" is not a movement`);
+  return m.generate({ tables: c.movement.tables, boardsPerRound: c.movement.boardsPerRound, options: c.movement.options });
+}
