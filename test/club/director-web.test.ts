@@ -5,6 +5,7 @@
 // rank order; a second snapshot then arrives over Server-Sent Events. Screenshots (desktop and phone) go beside the
 // table view's. The HTTP side (snapshot.json, the event stream, downloads, paths) is checked without a browser too.
 import { mkdirSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
@@ -158,6 +159,23 @@ describe('director page over HTTP', () => {
       expect([403, 404], p).toContain((await fetch(`${web.url}${p}`)).status);
     }
     expect((await fetch(web.url, { method: 'POST' })).status).toBe(405);
+  });
+
+  it('refuses a Host it does not know (DNS rebinding would let another site read the hands), and takes IPs, localhost and allowedHosts', async () => {
+    const f = feed(FIRST);
+    const web = await startDirectorWeb({ host: '127.0.0.1', port: 0, snapshot: f.snapshot, subscribe: f.subscribe, allowedHosts: ['director.club.example'] });
+    webs.push(web);
+    const port = new URL(web.url).port;
+    const status = (host: string) => new Promise<number>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/snapshot.json', headers: { host } }, (res) => { res.resume(); resolve(res.statusCode ?? 0); });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(await status('evil.example.com')).toBe(403);
+    expect(await status(`evil.example.com:${port}`)).toBe(403);
+    for (const ok of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, 'director', 'director.local', 'DIRECTOR.CLUB.EXAMPLE', `192.168.1.20:${port}`]) {
+      expect(await status(ok), ok).toBe(200);
+    }
   });
 
   it('/events: the current snapshot at once, then each new one as an SSE "snapshot" event; a closed stream unsubscribes', async () => {

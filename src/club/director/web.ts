@@ -2,7 +2,7 @@
 // snapshot as /snapshot.json, every new snapshot as a Server-Sent Event on /events, and the session exports as
 // downloads. The page is private (it shows the hands of every tray), so it binds to the host it is given.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { type AddressInfo, type Socket, isIP } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +33,12 @@ export interface DirectorWebOptions {
   exports?: { pbn(): string; usebio(): string; csv(): string };
   /** Seconds between SSE keep-alive comments, so proxies and idle timers keep the stream open (default 15). */
   keepAliveSeconds?: number;
+  /**
+   * Host names the page may be reached by besides IP addresses, localhost, single-label names ("director") and
+   * .local names, e.g. ["director.club.example"]. Any other Host header is refused, so a web page elsewhere cannot
+   * rebind its own name to this address and read the hands (DNS rebinding).
+   */
+  allowedHosts?: string[];
 }
 
 export interface DirectorWeb { url: string; server: Server; close(): Promise<void> }
@@ -75,6 +81,10 @@ export async function startDirectorWeb(opts: DirectorWebOptions): Promise<Direct
 
 async function serve(req: IncomingMessage, res: ServerResponse, opts: DirectorWebOptions, streams: Set<ServerResponse>): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain; charset=utf-8', 'GET only', { allow: 'GET, HEAD' });
+  const host = hostName(req.headers.host);
+  if (!hostAllowed(host, opts)) {
+    return send(res, 403, 'text/plain; charset=utf-8', `director page: the host name ${JSON.stringify(host.slice(0, 80))} is not allowed; open the page by its IP address, or add the name to allowedHosts`);
+  }
   const path = new URL(req.url ?? '/', 'http://x').pathname;
   if (path === '/snapshot.json') return send(res, 200, 'application/json', JSON.stringify(opts.snapshot()));
   if (path === '/info.json') return send(res, 200, 'application/json', JSON.stringify({ exports: opts.exports !== undefined }));
@@ -95,6 +105,22 @@ async function serve(req: IncomingMessage, res: ServerResponse, opts: DirectorWe
     return send(res, 404, 'text/plain; charset=utf-8', 'not found');
   }
   send(res, 200, TYPES[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream', body);
+}
+
+/** The name in a Host header, without its port and brackets, lower case. */
+function hostName(header: string | undefined): string {
+  const h = (header ?? '').trim().toLowerCase();
+  const v6 = /^\[([^\]]+)\](?::\d+)?$/.exec(h);
+  if (v6) return v6[1];
+  return h.replace(/:\d+$/, '');
+}
+
+/** IP literals, localhost, names no public DNS answers for (single label, .local), the bound host and allowedHosts. */
+function hostAllowed(host: string, opts: DirectorWebOptions): boolean {
+  if (host === '') return false;
+  if (isIP(host) !== 0) return true;
+  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || !host.includes('.')) return true;
+  return host === opts.host.toLowerCase() || (opts.allowedHosts ?? []).some((h) => h.toLowerCase() === host);
 }
 
 /** Server-Sent Events: the current snapshot at once, then every new one, each as one `snapshot` event. */
