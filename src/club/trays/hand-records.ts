@@ -32,7 +32,9 @@ function gameName(index: number, rec: DealRecord | undefined): string {
  * tag. A board given twice with the same deal counts once; with different deals it is an error.
  */
 export function readHandRecords(text: string, opts: HandRecordOptions): { records: TrayRecord[]; errors: string[] } {
-  const errors: string[] = [];
+  // Each problem with its game's index, so the list reads in file order whichever check found it.
+  const found: { game: number; text: string }[] = [];
+  const errors = { push: (text: string, game = -1): void => { found.push({ game, text }); } };
   if (opts.variant !== undefined && !VARIANTS[opts.variant]) {
     return { records: [], errors: [`variant "${opts.variant}" is unknown: use one of ${variantNames().join(', ')}`] };
   }
@@ -48,24 +50,24 @@ export function readHandRecords(text: string, opts: HandRecordOptions): { record
   for (const e of parsed.errors) {
     if (!RECORD_TAGS.test(e.message)) continue;
     const k = gameAt(e.line);
-    errors.push(`${gameName(k, recs[k])}, line ${e.line}: ${e.message}`);
+    errors.push(`${gameName(k, recs[k])}, line ${e.line}: ${e.message}`, k);
   }
   const byBoard = new Map<number, { record: TrayRecord; game: number }>();
   recs.forEach((rec, i) => {
     const name = gameName(i, rec);
     if (rec.board === undefined) {
-      if (!rec.tags.Board) errors.push(`${name}: [Board] is missing: every hand record needs the board number`);
+      if (!rec.tags.Board) errors.push(`${name}: [Board] is missing: every hand record needs the board number`, i);
       return; // a Board that is not a number is already reported by the parser
     }
-    if (rec.board < 1) { errors.push(`${name}: [Board "${rec.board}"] must be 1 or more`); return; }
+    if (rec.board < 1) { errors.push(`${name}: [Board "${rec.board}"] must be 1 or more`, i); return; }
     if (!rec.hands) {
-      if (!rec.tags.Deal || rec.tags.Deal.trim() === '' || rec.tags.Deal.trim() === '?') errors.push(`${name}: [Deal] is missing: a tray record needs the four hands`);
+      if (!rec.tags.Deal || rec.tags.Deal.trim() === '' || rec.tags.Deal.trim() === '?') errors.push(`${name}: [Deal] is missing: a tray record needs the four hands`, i);
       return;
     }
     const deal = parseDeal(rec.hands);
     if (!isComplete(deal) || deal.some((h) => handSize(h!) !== 13)) {
       const sizes = deal.map((h, s) => `${'NESW'[s]} ${h ? handSize(h) : '-'}`).join(', ');
-      errors.push(`${name}: [Deal] must give four hands of 13 cards (got ${sizes})`);
+      errors.push(`${name}: [Deal] must give four hands of 13 cards (got ${sizes})`, i);
       return;
     }
     const record: TrayRecord = {
@@ -81,12 +83,12 @@ export function readHandRecords(text: string, opts: HandRecordOptions): { record
     const prev = byBoard.get(rec.board);
     if (!prev) { byBoard.set(rec.board, { record, game: i }); return; }
     if (prev.record.hands !== record.hands || prev.record.dealer !== record.dealer) {
-      errors.push(`${name}: [Deal] of board ${rec.board} differs from ${gameName(prev.game, recs[prev.game])}: a hand-record file holds one deal per board`);
+      errors.push(`${name}: [Deal] of board ${rec.board} differs from ${gameName(prev.game, recs[prev.game])}: a hand-record file holds one deal per board`, i);
     }
   });
-  if (recs.length === 0 && errors.length === 0) errors.push('the file holds no PBN game: expected [Board "1"], [Dealer "N"], [Vulnerable "None"], [Deal "N:..."] per board');
+  if (recs.length === 0 && found.length === 0) errors.push('the file holds no PBN game: expected [Board "1"], [Dealer "N"], [Vulnerable "None"], [Deal "N:..."] per board');
   const records = [...byBoard.values()].map((v) => v.record).sort((a, b) => a.board - b.board);
-  return { records, errors };
+  return { records, errors: found.sort((a, b) => a.game - b.game).map((e) => e.text) };
 }
 
 /**
