@@ -125,7 +125,7 @@ let validator: ValidateFunction | undefined;
 
 function getValidator(): ValidateFunction {
   if (!validator) {
-    const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true, allowUnionTypes: true });
+    const ajv = new Ajv({ allErrors: true, useDefaults: true, verbose: true, strict: true, allowUnionTypes: true });
     ajv.addKeyword({ keyword: 'fix', schemaType: 'string' });
     validator = ajv.compile(directorConfigSchema);
   }
@@ -160,6 +160,8 @@ export function parseDirectorConfig(text: string, baseDir = process.cwd()): Dire
   if (Number.isSafeInteger(data.session)) data.session = String(data.session);
   const club = data.club as Record<string, unknown> | undefined;
   if (club && typeof club === 'object' && Number.isSafeInteger(club.id)) club.id = String(club.id);
+  // A section with every line commented out reads as null: the same as leaving it out.
+  for (const k of ['mqtt', 'store', 'http', 'scoring', 'log']) if (data[k] === null) delete data[k];
   if (Array.isArray(data.tables)) data.tables = data.tables.map((t) => (Number.isSafeInteger(t) ? String(t) : t));
 
   const validate = getValidator();
@@ -207,6 +209,8 @@ function mapErrors(list: readonly ErrorObject[]): ConfigError[] {
       const allowed = (e.schema as readonly string[]).map(String);
       const near = typeof e.data === 'string' ? closest(e.data, allowed) : undefined;
       push(pathOf(e.instancePath), `must be one of ${allowed.join(', ')} (got ${JSON.stringify(e.data)})${near ? `: did you mean "${near}"?` : ''}`);
+    } else if (e.keyword === 'type' && e.schema === 'object') {
+      push(pathOf(e.instancePath), 'must be a section (key: value lines), not a single value or a list');
     } else {
       const shown = typeof e.data === 'object' ? '' : ` (got ${JSON.stringify(e.data)})`;
       push(pathOf(e.instancePath), `${ps?.fix ?? `must satisfy ${e.keyword}: ${e.message ?? ''}`}${pathOf(e.instancePath).endsWith('password') ? '' : shown}`);

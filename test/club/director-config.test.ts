@@ -1,0 +1,64 @@
+// The director's config (src/club/director/config.ts): schema-checked like `tenace run`'s, each problem named by its
+// field with the fix, exit 78 for a bad one; config/club.schema.json is what `tenace director --schema` prints.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseDirectorConfig, publishedDirectorSchemaText } from '../../src/club/director/config.js';
+import { SCHEDULE } from './director-rig.js';
+import { startCli } from '../cli/spawn-cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tenace-director-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+writeFileSync(join(dir, 'schedule.json'), JSON.stringify(SCHEDULE));
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+const errorsOf = (text: string) => {
+  const r = parseDirectorConfig(text, dir);
+  return r.ok ? [] : r.errors.map((e) => `${e.path}: ${e.message}`);
+};
+
+describe('the director config', () => {
+  it('a schedule file gives the movement, the tables default to "1".."N" and the SQLite path resolves beside the config', () => {
+    const r = parseDirectorConfig('club: { id: ely }\nsession: 2026\nmovement: { schedule: schedule.json }\n', dir);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.config).toMatchObject({
+      club: { id: 'ely' }, session: '2026', variant: 'duplicate-whist', tables: ['1', '2'],
+      movement: { name: 'test-cross', tables: 2, schedule: join(dir, 'schedule.json') },
+      mqtt: { url: 'mqtt://127.0.0.1:1883', baseTopic: 'tenace' }, store: { url: `sqlite:${join(dir, 'tenace-director.db')}` },
+      http: { enabled: true, host: '127.0.0.1', port: 8090 }, embargo: 'tray-complete',
+    });
+  });
+
+  it('names the field and the fix for each problem', () => {
+    expect(errorsOf('club: { id: ely }\nmovement: { schedule: schedule.json }\n')).toEqual([expect.stringMatching(/^session: is required; it must be the session name/)]);
+    expect(errorsOf('club: { id: ely }\nsession: s\nmovement: { name: mitchel, tables: 4 }\n')).toEqual([expect.stringMatching(/^movement.name: "mitchel" is not a movement: did you mean "mitchell"\?/)]);
+    expect(errorsOf('club: { id: ely }\nsession: s\nmovement: { name: mitchell }\n')).toEqual([expect.stringMatching(/^movement.tables: is required/)]);
+    expect(errorsOf('club: { id: ely }\nsession: s\nmovement: { schedule: nope.json }\n')).toEqual([expect.stringMatching(/^movement.schedule: .*nope.json does not exist: write it with tenace movement/)]);
+    expect(errorsOf('club: { id: ely }\nsession: s\nmovement: { schedule: schedule.json }\ntables: [a, b, c]\n')).toEqual(['tables: lists 3 table ids but movement.tables is 2: give one id per table, in schedule order']);
+    expect(errorsOf('club: { id: ely }\nsession: s\nmovement: { schedule: schedule.json }\ntables: [a, trays]\n')).toEqual([expect.stringMatching(/^tables\[1\]: "trays" is reserved/)]);
+    expect(errorsOf('club: { id: ely }\nsession: s\nmovement: { schedule: schedule.json }\ntables: [a, a]\n')).toEqual(['tables[1]: repeats "a" of tables[0]: give each table its own id']);
+    expect(errorsOf('club: { id: ely }\nsession: s\nmovement: { schedule: schedule.json }\nstore: { url: "mysql://x" }\n')).toEqual([expect.stringMatching(/^store.url: must be "sqlite:PATH" .* or "postgres:\/\/user@host:5432\/database" \(got "mysql:\/\/x"\)/)]);
+    expect(errorsOf('club: { id: ely }\nsession: s\nmovement: { schedule: schedule.json }\nstroe: { url: x }\n')).toEqual(['stroe: is not a known setting: did you mean "store"?']);
+    expect(errorsOf('club: { id: ely }\nsession: s\nmovement: { schedule: schedule.json }\nscoring: { method: imps }\n')).toEqual([expect.stringMatching(/^scoring.method: must be one of average, matchpoints, cross-imps, butler/)]);
+    expect(errorsOf('club: { id: "a/b" }\nsession: s\nmovement: { schedule: schedule.json }\n')).toEqual([expect.stringMatching(/^club.id: must be the club's short id.*MQTT topic level/)]);
+  });
+
+  it('config/club.schema.json is in sync with the schema object (regenerate: tenace director --schema > config/club.schema.json)', () => {
+    expect(readFileSync(join(ROOT, 'config', 'club.schema.json'), 'utf8')).toBe(publishedDirectorSchemaText());
+  });
+
+  it('tenace director exits 78 for a bad config, naming the file, the field and the fix', async () => {
+    const file = join(dir, 'bad.yaml');
+    writeFileSync(file, 'club: { id: ely }\nsession: s\nmovement: { schedule: schedule.json }\nhttp: { port: 99999 }\n');
+    const run = startCli(['director', '--config', file]);
+    try {
+      expect(await run.exited).toBe(78);
+      expect(run.err()).toContain(`${file}: http.port: must be a TCP port from 1 to 65535`);
+    } finally {
+      await run.dispose();
+    }
+  });
+});
