@@ -220,6 +220,11 @@ export function readPbnTravellers(text: string): TravellersRead {
     if (round !== undefined) r.round = num(round);
     push(rec.line ?? 0, r);
   }
+  // In the file's order, as a reader looks for them.
+  const order = out.lines.map((line, i) => ({ line, t: out.travellers[i] })).sort((a, b) => a.line - b.line);
+  out.travellers = order.map((o) => o.t);
+  out.lines = order.map((o) => o.line);
+  out.errors.sort((a, b) => a.line - b.line);
   return out;
 }
 
