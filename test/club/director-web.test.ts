@@ -158,6 +158,7 @@ describe('director page over HTTP', () => {
     for (const p of ['%2e%2e/%2e%2e/package.json', '..%2f..%2fpackage.json', '%2e%2e%2fapp.js']) {
       expect([403, 404], p).toContain((await fetch(`${web.url}${p}`)).status);
     }
+    expect((await fetch(`${web.url}%E0%A4%A`)).status).toBe(400);
     expect((await fetch(web.url, { method: 'POST' })).status).toBe(405);
   });
 

@@ -483,6 +483,29 @@ describe('CSV travellers (RFC 4180)', () => {
   });
 });
 
+describe('an adjusted score', () => {
+  it('has no contract: PBN writes "-" and the percentages with "^" (§5.2: an artificial score is preceded by "^"), USEBIO and CSV name the award', () => {
+    const s = bridgeSession();
+    s.travellers = s.travellers.map((t, i) => (i === 0 ? { board: t.board, ns: t.ns, ew: t.ew, table: t.table, round: t.round, adjusted: { NS: 60, EW: 40 } } : t));
+    const text = exportPbn(s);
+    expect(parsePbn(text).errors).toEqual([]);
+    const t = readPbnTables(text, 'ScoreTable')[0];
+    const row = t.rows.find((r) => r[t.columns.indexOf('PairId_NS')] === '1NS')!;
+    const cell = (c: string) => row[t.columns.indexOf(c)];
+    expect([cell('Contract'), cell('Declarer'), cell('Result')]).toEqual(['-', '-', '-']);
+    expect([cell('Percentage_NS'), cell('Percentage_EW')]).toEqual(['^60', '^40']);
+    const other = t.rows.find((r) => r[t.columns.indexOf('PairId_NS')] === '2NS')!;
+    expect(other[t.columns.indexOf('Percentage_NS')]).toBe('-');
+    const xml = exportUsebio(s);
+    expect(xml).toContain('<!-- adjusted: N-S 60%, E-W 40% -->');
+    const line = kids(kid(parseXml(xml), 'EVENT'), 'BOARD')[0].children.filter((c) => c.name === 'TRAVELLER_LINE')[0];
+    expect(textOf(line, 'CONTRACT')).toBeUndefined();
+    const rows = parseCsv(exportCsv(s));
+    expect(rows[1][CSV_COLUMNS.indexOf('adjusted')]).toBe('NS 60% EW 40%');
+    expect(rows[1][CSV_COLUMNS.indexOf('contract')]).toBe('');
+  });
+});
+
 describe('sessionExports', () => {
   it('gives the three exports of the session as it is when asked', () => {
     let s = bridgeSession();

@@ -96,7 +96,13 @@ async function serve(req: IncomingMessage, res: ServerResponse, opts: DirectorWe
     const session = (opts.snapshot()?.session ?? 'session').replace(/[^\w.-]+/g, '_');
     return send(res, 200, d.type, body, { 'content-disposition': `attachment; filename="${session}.${path === '/export/travellers.csv' ? 'travellers.csv' : d.ext}"` });
   }
-  const file = normalize(join(ROOT, path === '/' ? 'index.html' : decodeURIComponent(path)));
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return send(res, 400, 'text/plain; charset=utf-8', 'bad path');
+  }
+  const file = normalize(join(ROOT, path === '/' ? 'index.html' : decoded));
   if (!file.startsWith(ROOT + sep)) return send(res, 403, 'text/plain; charset=utf-8', 'forbidden');
   let body: Buffer;
   try {
