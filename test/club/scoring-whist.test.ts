@@ -171,6 +171,18 @@ describe('teams against teams (Howell): matches won, then tricks', () => {
     expect(m('a', 'd')).toMatchObject({ plus: [1, -1], won: [1, 0] });
   });
 
+  it('property: every match gives one match won in all (½ each for a tie), and the plus and minus add up to zero', () => {
+    const g = fc.integer({ min: -3, max: 3 });
+    fc.assert(fc.property(fc.record({ a: fc.record({ b: g, c: g, d: g, e: g }), b: fc.record({ c: g, d: g, e: g }), c: fc.record({ d: g, e: g }), d: fc.record({ e: g }) }), (gain) => {
+      const r = whist(howellTeams(gain), { method: 'matches' });
+      expect(r.matches).toHaveLength(10);
+      for (const m of r.matches!) expect(m.won[0] + m.won[1]).toBe(1);
+      expect(r.pairs.reduce((n, p) => n + p.matches!, 0)).toBe(10);
+      expect(r.pairs.reduce((n, p) => n + p.vsAverage!, 0)).toBe(0);
+      expect(pair(r, 'a').vsAverage).toBe(gain.a.b + gain.a.c + gain.a.d + gain.a.e);
+    }), { numRuns: 50 });
+  });
+
   it('the most tricks does not win: a team with fewer matches but more tricks ranks below', () => {
     // a wins two matches by a trick and halves two; e halves with a, gains 6 from b and loses two by a trick.
     const r = whist(howellTeams({ a: { b: 1, c: 1, d: 0, e: 0 }, e: { b: 6, c: -1, d: -1 }, b: { c: 0, d: 0 }, c: { d: 0 } }), { method: 'matches' });
@@ -258,6 +270,19 @@ describe('individuals', () => {
     expect(pair(r, 'e').rankLabel).toBe('5=');
   });
 
+  it('property: eight individuals, any tricks: the gains add up to zero and every set has a top score losing nothing', () => {
+    fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: 13 }), { minLength: 8, maxLength: 8 }), (ns) => {
+      const ts = [0, 1, 2, 3].flatMap((k) => [
+        t(k + 1, 'b-d', 'c-a', ns[k], { table: 1, round: 1, players: { N: 'b', E: 'c', S: 'd', W: 'a' } }),
+        t(k + 1, 'f-h', 'g-e', ns[k + 4], { table: 2, round: 1, players: { N: 'f', E: 'g', S: 'h', W: 'e' } }),
+      ]);
+      const r = whist(ts, { method: 'individuals' });
+      expect(r.pairs.reduce((n, p) => n + p.vsAverage!, 0)).toBe(0);
+      for (const group of [['b', 'f'], ['a', 'e']]) expect(Math.min(...group.map((id) => pair(r, id).lost!))).toBe(0);
+      expect(pair(r, 'b').lost! + pair(r, 'f').lost!).toBe(Math.abs(pair(r, 'b').vsAverage!));
+    }), { numRuns: 100 });
+  });
+
   it('individuals need every seat\'s player: the error names "players"', () => {
     expect(() => whist([t(1, '1-3', '2-4', 7)], { method: 'individuals' })).toThrow(/players: .*"players":\{"N":"1"/);
   });
@@ -280,6 +305,13 @@ describe('Dup. X.4 at session level (the revoke)', () => {
     const r = whist([rev, ...others], { pairMatch: false });
     expect(result(r, 1).tricks).toEqual({ NS: 7, EW: 6 });
     expect(r.boards[0].results[0].notes!.join(' ')).toMatch(/Dup\. X\.4/);
+  });
+
+  it('in a team match the pair-match sentences do not apply: only the first paragraph\'s average holds the revoke', () => {
+    // E-W revoke: N-S made 7, 9 after the penalty; no maximum of the other tables (8) applies between teams.
+    const rev = t(5, 'aNS', 'fEW', 9, { table: 1, made: { NS: 7, EW: 6 }, marks: { NS: '+R', EW: '-R' } });
+    const teams = [t(5, 'bNS', 'gEW', 7, { table: 2 }), t(5, 'cNS', 'hEW', 8, { table: 3 }), t(5, 'dNS', 'jEW', 6, { table: 4 })];
+    expect(result(whist([rev, ...teams], { method: 'matches' }), 1).tricks).toEqual({ NS: 9, EW: 4 });
   });
 
   it('"except that in no case shall the infliction of the revoke penalty deprive the revoking players of any tricks won by them before their first revoke occurs"', () => {
