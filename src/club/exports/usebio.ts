@@ -12,8 +12,9 @@ import { boardNumbers, handsBySeat, isBridge, num, recordsByBoard, resultLines, 
 /** Text or an attribute value with the five XML specials escaped, and the characters XML 1.0 forbids dropped. */
 export function xmlEscape(text: string): string {
   return text
-    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+    // A lone surrogate has no UTF-8 form: it would reach the file as U+FFFD at best.
+    .replace(/\p{Cs}/gu, '')
     .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 }
 
