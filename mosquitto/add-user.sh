@@ -11,9 +11,12 @@ usage() {
   cat >&2 <<'EOF'
 usage: add-user.sh [-p PASSWD_FILE] [-a ACL_FILE] ROLE ...
 
-  table CLUB TABLE        account "table-CLUB-TABLE": writes only tenace/CLUB/TABLE/#, reads its club's trays
-  director NAME [CLUB]    reads everything (of one club), sends commands and tray records
-  spectator NAME          reads the public topics only (status, state, event of every table)
+  table CLUB TABLE        account "table-CLUB-TABLE": writes only tenace/CLUB/TABLE/#, reads its club's tray records
+                          and released trays
+  director NAME [CLUB]    reads everything (of one club); sends commands, tray records, round assignments and the
+                          session topics (schedule, standings, released)
+  spectator NAME          reads the public topics only (status, state, event of every table; a club session's
+                          schedule, standings and released trays)
   remove NAME             delete the account and its ACL block
 
 The password comes from $TENACE_MQTT_PASSWORD, else it is asked for on the terminal (never on the command line,
@@ -39,7 +42,7 @@ die() { echo "add-user.sh: $1" >&2; exit "${2:-65}"; }
 
 # Club ids have no hyphen, so "table-CLUB-TABLE" names exactly one table: (a-b, c) and (a, b-c) cannot collide.
 check_club()  { [[ "$1" =~ ^[A-Za-z0-9_]{1,32}$ ]] || die "club \"$1\": use 1-32 letters, digits or _ (no hyphen: it separates club and table in the username)"; }
-check_table() { [[ "$1" =~ ^[A-Za-z0-9_-]{1,32}$ ]] && [ "$1" != trays ] || die "table \"$1\": use 1-32 letters, digits, _ or - (not \"trays\", which holds the tray records)"; }
+check_table() { [[ "$1" =~ ^[A-Za-z0-9_-]{1,32}$ ]] && [ "$1" != trays ] && [ "$1" != club ] || die "table \"$1\": use 1-32 letters, digits, _ or - (not \"trays\" or \"club\", which hold the tray records and the session topics)"; }
 check_user()  { [[ "$1" =~ ^[A-Za-z0-9_.-]{1,64}$ ]] || die "user \"$1\": use 1-64 letters, digits, _ . or -"; }
 
 read_password() {
@@ -126,6 +129,7 @@ case "$ROLE" in
     set_account "$user" "user $user
 topic readwrite $BASE/$1/$2/#
 topic read $BASE/$1/trays/#
+topic read $BASE/$1/club/+/released
 "
     ;;
   director)
@@ -136,7 +140,9 @@ topic read $BASE/$1/trays/#
     set_account "$1" "user $1
 topic read $BASE/$club/#
 topic write $BASE/$club/+/request/#
+topic write $BASE/$club/+/assignment
 topic write $BASE/$club/trays/#
+topic write $BASE/$club/club/#
 "
     ;;
   spectator)

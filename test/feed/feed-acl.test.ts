@@ -235,6 +235,44 @@ describe('shipped ACL and accounts on mosquitto', () => {
     expect(JSON.parse(responses[0].payload)).toEqual({ transaction: 'real', ok: true, applied: true });
   });
 
+  it('club sessions: spectators read schedule, standings and released only; a table reads trays and released but cannot write trays; the director writes them', async () => {
+    const director = await login(users.director);
+    const t1 = await login(users.t1);
+    const c = `tenace/${club}`;
+    // What the director publishes in a session (retained here, so that the subscribers below get them on subscribing).
+    const fromDirector: [string, string][] = [
+      [`${c}/club/s1/standings`, '{"standings":1}'], [`${c}/club/s1/released`, '{"released":1}'], [`${c}/club/s1/schedule`, '{"schedule":1}'],
+      [`${c}/club/s1/alerts`, '{"alert":1}'], [`${c}/club/s1/director`, '{"snapshot":1}'], [`${c}/t1/assignment`, '{"assignment":1}'],
+      [`${c}/trays/s1/4`, '{"tray":4}'],
+    ];
+    for (const [topic, payload] of fromDirector) await director.publishAsync(topic, payload, { qos: 1, retain: true });
+    // What a table publishes: every event in full for the director; and forgeries it must not be able to make.
+    await t1.publishAsync(`${c}/t1/director/event`, '{"journal-event":1}', { qos: 1, retain: true });
+    for (const topic of [`${c}/trays/s1/5`, `${c}/club/s1/standings`, `${c}/t2/assignment`]) {
+      await t1.publishAsync(topic, '{"forged":true}', { qos: 1, retain: true }).catch(() => {});
+    }
+    const spectator = await login(users.spectator);
+    const spec = inbox(spectator);
+    await spectator.subscribeAsync(`${c}/#`, { qos: 1 }).catch(() => {});
+    const table = await login(users.t2);
+    const tab = inbox(table);
+    await table.subscribeAsync([`${c}/trays/#`, `${c}/club/+/released`, `${c}/club/+/alerts`, `${c}/t1/#`], { qos: 1 }).catch(() => {});
+    const dir = inbox(director);
+    await director.subscribeAsync(`${c}/#`, { qos: 1 });
+    await waitFor(() => spec.some((m) => m.topic.endsWith('/released')) && tab.some((m) => m.topic.endsWith('/released')) && dir.some((m) => m.topic.endsWith('/director/event')), 5000, 'the retained club topics');
+    await sleep(300);
+    const specClub = spec.filter((m) => !/^tenace\/[^/]+\/[^/]+\/(state|event|status)$/.test(m.topic));
+    expect(specClub.map((m) => m.topic.slice(c.length + 1)).sort()).toEqual(['club/s1/released', 'club/s1/schedule', 'club/s1/standings']);
+    expect(spec.find((m) => m.topic.endsWith('/standings'))?.payload).toBe('{"standings":1}');
+    // A table reads its club's tray records and the released list, nothing of another table, no session alerts.
+    const isPublic = (topic: string) => /^tenace\/[^/]+\/[^/]+\/(state|event|status)$/.test(topic);
+    expect(tab.filter((m) => !isPublic(m.topic)).map((m) => m.topic.slice(c.length + 1)).sort()).toEqual(['club/s1/released', 'trays/s1/4']);
+    // The director sees the table's director/event, and none of the table's forgeries.
+    expect(dir.some((m) => m.topic === `${c}/t1/director/event`)).toBe(true);
+    expect(dir.some((m) => m.topic === `${c}/trays/s1/5`)).toBe(false);
+    expect(dir.filter((m) => m.payload.includes('forged'))).toEqual([]);
+  });
+
   it('serves the browser view over websockets (Debian\'s mosquitto is built with them)', async () => {
     expect(ports.ws, 'this mosquitto was built without websockets: the browser view needs them').not.toBeNull();
     const ws = await login(users.spectator, `ws://127.0.0.1:${ports.ws}`);
