@@ -221,6 +221,12 @@ describe('pair against pair: four pairs and six pairs, each pair against each as
     expect(r.pairs.map((p) => [p.rankLabel, p.pair, p.matches, p.vsAverage])).toEqual([['1', 'a', 2, 6], ['2', 'd', 2, 2], ['3', 'c', 2, 0], ['4', 'b', 0, -8]]);
   });
 
+  it('pairs named as a schedule names them ("1NS" for b, who later sits E-W) are still pairs, not teams', () => {
+    const ids: Record<string, string> = { a: '1EW', b: '1NS', c: '2EW', d: '2NS' };
+    const r = whist(fourPairs([4, -1, 3]).map((x) => ({ ...x, ns: ids[x.ns], ew: ids[x.ew] })), { method: 'matches' });
+    expect(r.pairs.map((p) => [p.pair, p.matches, p.vsAverage])).toEqual([['1EW', 2, 6], ['2NS', 2, 2], ['2EW', 2, 0], ['1NS', 0, -8]]);
+  });
+
   it('a match between pairs that took the same tricks is halved, and equal pairs share a rank ("2=")', () => {
     const r = whist(fourPairs([0, 0, 0]), { method: 'matches' });
     expect(r.pairs.every((p) => p.matches === 1.5 && p.rankLabel === '1=')).toBe(true);

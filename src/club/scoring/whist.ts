@@ -15,8 +15,8 @@ export interface WhistOptions {
   /**
    * `matches` only. `teams`: a match is two teams whose pairs met at the tables, each team's tricks added ("Howell
    * teams", club against club). `pairs`: a match is two pairs who held the same cards at different tables (four
-   * and six pairs: "eight hands complete a match"). Default: `teams` when every id names its team ("3NS", "aEW",
-   * "O/1NS"), else `pairs`.
+   * and six pairs: "eight hands complete a match"). Default: `teams` when every id names its team ("O/1", or
+   * "3NS" and "aEW" always in the direction they name), else `pairs`.
    */
   matches?: 'teams' | 'pairs';
   /**
@@ -409,14 +409,14 @@ function matches(scored: readonly Scored[], mode: 'teams' | 'pairs'): WhistRepor
  * comparison, not two: his gains in a set are the mean over his places in it.
  */
 function individuals(scored: readonly Scored[]): WhistReport {
-  interface Sitting { boards: number[]; players: Partial<Record<Seat, string>>; final: Record<Direction, number>; forAverage: Record<Direction, number>; tricks: number }
+  interface Sitting { boards: number[]; players: Partial<Record<Seat, string>>; final: Record<Direction, number>; forAverage: Record<Direction, number> }
   const sittings = new Map<string, Sitting>();
   for (const s of scored) {
     const p = s.t.players;
     if (!p || !(['N', 'E', 'S', 'W'] as const).every((k) => p[k])) fail(`players: ${where(s.t)}: individuals need every seat's player, e.g. "players":{"N":"1","E":"2","S":"3","W":"4"}`, s.index, 'players');
     // Without a round each result is its own set.
     const key = s.t.round === undefined ? `#${s.index}` : `${s.t.table ?? ''}|${s.t.round}|${JSON.stringify(p, ['N', 'E', 'S', 'W'])}`;
-    const x = sittings.get(key) ?? { boards: [], players: p, final: { NS: 0, EW: 0 }, forAverage: { NS: 0, EW: 0 }, tricks: 0 };
+    const x = sittings.get(key) ?? { boards: [], players: p, final: { NS: 0, EW: 0 }, forAverage: { NS: 0, EW: 0 } };
     x.boards.push(s.t.board);
     for (const d of DIRS) { x.final[d] += s.final[d]; x.forAverage[d] += s.forAverage[d]; }
     sittings.set(key, x);
@@ -461,6 +461,21 @@ function individuals(scored: readonly Scored[]): WhistReport {
   };
 }
 
+/**
+ * Teams or pairs, from the ids alone: a schedule names team pairs and plain pairs alike by starting table and
+ * direction ("3NS"), but a team's pairs keep their direction all session, while the pairs of a four- or six-pair
+ * game change sides. Ids with a slash ("O/1") always name their team. The director knows the movement's kind and
+ * should say `matches` itself.
+ */
+function defaultMatches(ts: readonly Traveller[]): 'teams' | 'pairs' {
+  const ok = (id: string, d: Direction): boolean => {
+    if (STAND_IN.test(id) || id.includes('/')) return teamOf(id) !== undefined;
+    const m = /(NS|EW|N&S|E&W)$/i.exec(id);
+    return m !== null && teamOf(id) !== undefined && m[1].toUpperCase().replace('&', '') === d;
+  };
+  return ts.every((t) => ok(t.ns, 'NS') && ok(t.ew, 'EW')) ? 'teams' : 'pairs';
+}
+
 /** Score duplicate whist travellers (tricks per side) by the seed's methods; throws a ScoringError for bad input. */
 export function scoreWhist(travellers: readonly WhistTraveller[], opts: WhistOptions = {}): WhistReport {
   const method = opts.method ?? 'average';
@@ -468,7 +483,7 @@ export function scoreWhist(travellers: readonly WhistTraveller[], opts: WhistOpt
     if (t.contract !== undefined) fail(`contract: ${where(t)} is a bridge result; whist travellers give "tricks":{"NS":7,"EW":6} and no contract`, i, 'contract');
     checkWhistTraveller(t, i);
   });
-  const mode = opts.matches ?? (travellers.every((t) => [t.ns, t.ew].every((id) => STAND_IN.test(id) || teamOf(id) !== undefined)) ? 'teams' : 'pairs');
+  const mode = opts.matches ?? defaultMatches(travellers);
   const pairMatch = opts.pairMatch ?? (method === 'average' || (method === 'matches' && mode === 'pairs'));
   const scored = scoreResults(travellers, pairMatch);
   if (method === 'average') return average(scored);
