@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatDeal, parseDeal } from '../../src/cards/deal.js';
 import { parsePbn } from '../../src/formats/pbn.js';
+import { readPbnTravellers } from '../../src/club/scoring/travellers.js';
 import {
   CSV_COLUMNS, csvField, exportCsv, exportPbn, exportUsebio, parseCsv, readPbnTables, sessionExports, usebioPairNumbers,
 } from '../../src/club/exports/index.js';
@@ -480,6 +481,19 @@ describe('CSV travellers (RFC 4180)', () => {
       expect(rows).toHaveLength(2);
       expect([rows[1][CSV_COLUMNS.indexOf('ns')], rows[1][CSV_COLUMNS.indexOf('ew')]]).toEqual([ns, ew]);
     }), { numRuns: 200 });
+  });
+});
+
+describe('the PBN export is what `tenace score` reads', () => {
+  it('readPbnTravellers gets back every traveller of a bridge and of a whist session from the ScoreTables', () => {
+    for (const s of [bridgeSession(), whistSession()]) {
+      const read = readPbnTravellers(exportPbn(s));
+      expect(read.errors).toEqual([]);
+      const key = (t: Traveller) => `${t.board} ${t.ns} ${t.ew}`;
+      const norm = (t: Traveller) => ({ board: t.board, ns: t.ns, ew: t.ew, table: Number(t.table), round: t.round, contract: t.contract, tricks: t.tricks });
+      const sorted = (ts: readonly Traveller[]) => [...ts].sort((a, b) => key(a).localeCompare(key(b))).map(norm);
+      expect(sorted(read.travellers as Traveller[])).toEqual(sorted(s.travellers));
+    }
   });
 });
 
