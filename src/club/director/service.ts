@@ -822,7 +822,7 @@ export class DirectorService {
     this.flushTimer = setTimeout(() => {
       this.flushTimer = null;
       this.flushNow();
-    }, 50);
+    }, FLUSH_MS);
   }
 
   private flushNow(): void {
@@ -895,6 +895,12 @@ export class DirectorService {
 }
 
 class StoreFailure extends Error {}
+
+/**
+ * Standings and the snapshot are recomputed at most this often (ms): a busy session changes them with every card,
+ * and the snapshot (schedule, records, alerts) is the largest message the director sends.
+ */
+const FLUSH_MS = 100;
 
 /** The schedule of the config's movement; throws a sentence naming the field when it cannot be made. */
 export function generateSchedule(c: DirectorConfig): Schedule {
