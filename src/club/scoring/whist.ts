@@ -218,7 +218,8 @@ function revoke(s: Scored, othersMade: Record<Direction, number>[], pairMatch: b
     oppFinal = made[O] >= maxO ? made[O] : Math.min(oppFinal, maxO);
     // "Nor shall the score of the revoking players be reduced ... below the minimum so made at the other tables until
     // the averages for the match and the relative scores of the other players have been determined".
-    revForAverage = made[R] <= minR ? made[R] : Math.max(tricks[R], minR);
+    // The full penalty of the first paragraph (revFinal), but not below the minimum or the tricks as made.
+    revForAverage = Math.max(revFinal, Math.min(made[R], minR));
     if (revForAverage !== revFinal) s.notes.push(`Dup. X.4: ${label(R)} count ${round2(revForAverage)} for the averages and the other players (the other tables' minimum ${minR}), then ${round2(revFinal)}: the full penalty`);
     if (oppFinal !== tricks[O]) {
       const why = made[O] >= maxO ? `their score stands as made, above the other tables' maximum ${maxO}`
