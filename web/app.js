@@ -96,6 +96,12 @@ function render(state) {
   $('trick-no').textContent = shown ? String(shown.number) : '–';
   $('turn').textContent = d?.whoseTurn ? SEAT_NAME[d.whoseTurn] : d?.status === 'ended' ? 'deal over' : '–';
   $('embargo').hidden = !d || released;
+  // Club session: what the last tray scan did. A wrong tray is shown before any card is played (docs/club.md).
+  const club = state.club;
+  $('club-line').hidden = !club;
+  $('club-line').textContent = club?.message ?? '';
+  $('club-line').dataset.clubStatus = club?.status ?? 'none';
+  document.body.dataset.clubStatus = club?.status ?? 'none';
   document.body.dataset.dealStatus = d?.status ?? 'none';
 
   const current = d?.current?.cards ?? [];

@@ -153,6 +153,8 @@ export interface DirectorState {
   /** The last tray barcode scanned at this table. */
   tray: string | null;
   deal: DirectorDeal | null;
+  /** Club session: what the last tray scan did, as on the public state. */
+  club?: ClubStatus;
 }
 
 /** Everything about the deal in progress. */
@@ -400,6 +402,7 @@ export function directorState(table: Table, opts: ProjectionOptions): DirectorSt
     schema: SCHEMA_VERSION, type: 'tenace.director-state', epoch: opts.epoch ?? '', rev: opts.rev ?? 0,
     seq: opts.seq ?? null, at: opts.at ?? null, embargo: opts.embargo, tray: table.tray() ?? null, deal: null,
   };
+  if (opts.club) out.club = { ...opts.club };
   if (table.result() === null) return out;
   const ctx = opts.deal ?? { event: null, seen: NO_CARDS, turned: null };
   const m = dealMeta(table, ctx.event);

@@ -73,7 +73,7 @@ describe('a table in a club session (shared Mosquitto)', () => {
 
   it(`a malformed record is counted and ignored; a wrong tray gives the wrong-tray alert before any card, a clear status, and no deal`, async () => {
     expect(controller.club!.records.has(9)).toBe(false);
-    const scan = await ingest({ type: 'tray', code: 'eve:5', at: AT });
+    const scan = await ingest({ type: 'tray', code: 'eve:5' });
     await waitFor(() => on(t.director).some((g) => g.json.type === 'tenace.alert'), 5000, 'the wrong-tray alert');
     const alert = on(t.director).find((g) => g.json.type === 'tenace.alert')!.json as unknown as ClubAlert;
     expect(alert).toMatchObject({ kind: 'wrong-tray', session, table, board: 5, round: 1, expected: [1, 2, 3], seq: scan.seq, law: 'Dup. def. (c), (f)' });
@@ -85,7 +85,7 @@ describe('a table in a club session (shared Mosquitto)', () => {
   });
 
   it('a scan of its tray journals the deal with the hands; a renounce in error is a finding at that card on the director topic', async () => {
-    await ingest({ type: 'tray', code: 'eve:1', at: AT });
+    await ingest({ type: 'tray', code: 'eve:1' });
     const deal = journal().at(-1) as DealEvent;
     expect(deal).toMatchObject({ type: 'deal', board: 1, dealer: 'W', hands: HANDS, trumpSlip: 'H5', overplay: true, tables: 3, variant: 'duplicate-whist' });
     await ingest({ type: 'place', seat: 'W', card: 'H5' }); // the turned trump
@@ -107,14 +107,14 @@ describe('a table in a club session (shared Mosquitto)', () => {
 
   it('another tray while the deal is in play is an alert (Dup. IV.7), and no deal', async () => {
     const before = journal().length;
-    await ingest({ type: 'tray', code: 'eve:2', at: AT });
+    await ingest({ type: 'tray', code: 'eve:2' });
     expect(journal().slice(before).map((e) => e.type)).toEqual(['tray']);
     await waitFor(() => on(t.director).some((g) => g.json.type === 'tenace.alert' && g.json.law === 'Dup. IV.7'), 5000, 'the deal-in-play alert');
   });
 
   it('a misplaced card in the next tray is card-not-in-hand at the first card; a tray without a record is the original play', async () => {
     await ingest({ type: 'abandon', reason: 'test' });
-    await ingest({ type: 'tray', code: 'eve:2', at: AT });
+    await ingest({ type: 'tray', code: 'eve:2' });
     expect(journal().at(-1)).toMatchObject({ type: 'deal', board: 2, hands: HANDS, overplay: true });
     await ingest({ type: 'place', seat: 'W', card: 'H5' });
     const first = await ingest({ type: 'place', seat: 'N', card: 'S2' }); // the S2 is in S's pocket
@@ -123,7 +123,7 @@ describe('a table in a club session (shared Mosquitto)', () => {
     expect(a.findings.map((f) => f.kind)).toContain('card-not-in-hand');
 
     await ingest({ type: 'abandon', reason: 'test' });
-    await ingest({ type: 'tray', code: 'eve:3', at: AT });
+    await ingest({ type: 'tray', code: 'eve:3' });
     const orig = journal().at(-1) as DealEvent;
     expect(orig).toMatchObject({ type: 'deal', board: 3, dealer: 'S', tables: 3 });
     expect(orig.hands).toBeUndefined();
@@ -192,7 +192,7 @@ describe('director/event across a broker restart (own mosquitto)', () => {
       { type: 'place', seat: 'W', card: 'H5' }, { type: 'place', seat: 'N', card: 'CK' }, { type: 'place', seat: 'E', card: 'C5' },
       { type: 'place', seat: 'S', card: 'C7' }, { type: 'lift', seat: 'W', card: 'H5' }, { type: 'place', seat: 'W', card: 'C3' },
     ];
-    await controller.ingest({ type: 'tray', code: 'restart:1', at: AT });
+    await controller.ingest({ type: 'tray', code: 'restart:1' });
     for (const ev of cards.slice(0, 2)) await controller.ingest(ev);
     await controller.feed!.whenDelivered(controller.journal.lastSeq, 10_000);
 
