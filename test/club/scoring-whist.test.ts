@@ -311,6 +311,10 @@ describe('Dup. X.4 at session level (the revoke)', () => {
     const r = whist([rev, ...others], { pairMatch: false });
     expect(result(r, 1).tricks).toEqual({ NS: 7, EW: 6 });
     expect(r.boards[0].results[0].notes!.join(' ')).toMatch(/Dup\. X\.4/);
+    // In a pair match too, and the averages take the 7 (the full penalty is above the other tables' minimum 6).
+    const pm = whist([rev, ...others]);
+    expect(result(pm, 1).tricks).toEqual({ NS: 7, EW: 6 });
+    expect(pm.averages).toEqual({ NS: 7, EW: 6 });
   });
 
   it('in a team match the pair-match sentences do not apply: only the first paragraph\'s average holds the revoke', () => {
