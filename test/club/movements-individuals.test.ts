@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Seat } from '../../src/cards/seat.js';
+import { checkSchedule } from '../../src/club/movements/invariants.js';
 import { movement as mitchellIndividuals } from '../../src/club/movements/mitchell-individuals.js';
 import { movement as saffordCouples } from '../../src/club/movements/safford-couples.js';
 import { movement as saffordIndividuals } from '../../src/club/movements/safford-individuals.js';
@@ -464,5 +465,17 @@ describe('mitchell-individuals: Large Numbers of Individuals (Mitchell)', () => 
       expect(s.participants).toHaveLength(4 * tables);
       for (const r of s.rounds) expect(r.tables).toHaveLength(tables);
     }), { numRuns: 150 });
+  });
+});
+
+describe('the shared schedule invariants (invariants.ts) hold for the individual movements', () => {
+  it('safford-individuals, safford-couples, and mitchell-individuals at every accepted count from 3 to 16 tables', () => {
+    expect(checkSchedule(saffordIndividuals.generate({ tables: 2 }))).toEqual([]);
+    expect(checkSchedule(saffordCouples.generate({ tables: 4 }))).toEqual([]);
+    fc.assert(fc.property(fc.integer({ min: 3, max: 16 }), fc.constantFrom(1, 2, 'regular'), fc.integer({ min: 1, max: 3 }), (tables, method, b) => {
+      const opts: MovementOptions = { tables, boardsPerRound: b, options: { method } };
+      if (mitchellIndividuals.check(opts) !== null) return;
+      expect(checkSchedule(mitchellIndividuals.generate(opts))).toEqual([]);
+    }), { numRuns: 80 });
   });
 });

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { movement as howell } from '../../src/club/movements/howell.js';
+import { checkSchedule } from '../../src/club/movements/invariants.js';
 import { movement as mitchell } from '../../src/club/movements/mitchell.js';
 import { howellFrame, starterAdder } from '../../src/club/movements/room-square.js';
 import type { Movement, MovementOptions, Schedule } from '../../src/club/types.js';
@@ -286,6 +287,17 @@ describe('howell: "he will have had every other pair in the game for an adversar
       const met = meetings(s);
       expect(met.size).toBe((pairs * (pairs - 1)) / 2);
       expect([...met.values()].every((v) => v === 1)).toBe(true);
+    }), { numRuns: 60 });
+  });
+});
+
+describe('the shared schedule invariants (invariants.ts) hold for mitchell and howell', () => {
+  it('mitchell at 2-16 tables (skip and relay) and howell at 4-41 pairs', () => {
+    fc.assert(fc.property(fc.integer({ min: 2, max: 16 }), fc.constantFrom('skip', 'relay'), fc.integer({ min: 1, max: 3 }), (n, even, b) => {
+      expect(checkSchedule(mitchell.generate({ tables: n, boardsPerRound: b, options: { even } }))).toEqual([]);
+    }), { numRuns: 60 });
+    fc.assert(fc.property(fc.integer({ min: 4, max: 41 }), fc.integer({ min: 1, max: 3 }), (pairs, b) => {
+      expect(checkSchedule(howell.generate({ tables: Math.floor(pairs / 2), boardsPerRound: b, options: { pairs } }))).toEqual([]);
     }), { numRuns: 60 });
   });
 });
