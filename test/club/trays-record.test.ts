@@ -46,6 +46,13 @@ describe('recordFromPlay', () => {
     }), { numRuns: 40 });
   });
 
+  it('a revoke does not change the hands as played: the record still holds the dealt hands', () => {
+    const sim = simulateDeal(createRng(21), { variant: 'duplicate-whist', board: 4, withHands: false, renounceAt: { trick: 3 } });
+    const r = played(sim.events);
+    expect(r.result.findings.some((f) => f.kind === 'revoke' || f.kind === 'renounce-in-error')).toBe(sim.injected !== undefined);
+    expect(recordFromPlay(r)?.hands).toBe(formatDeal(sim.hands as unknown as Deal));
+  });
+
   it('bridge: vulnerability by the board-number cycle (1 None, 2 NS, 3 EW, 4 All), no trump card', () => {
     const vul = [1, 2, 3, 4, 17].map((board) => {
       const sim = simulateDeal(createRng(board), { variant: 'bridge', board, withHands: false });
@@ -90,6 +97,15 @@ describe('recordFromPlay', () => {
     const lost = new Set([places[1 + 17], places[1 + 18]]);
     const events = sim.events.filter((_, i) => !lost.has(i)).map((e, i) => (i > places[1 + 16] && e.type === 'lift' ? { ...e, orderUnknown: true as const } : e));
     expect(recordFromPlay(played(events))).toBeNull();
+    expect(whyNoRecord(played(events))).toMatch(/played 12 cards, not 13/);
+  });
+
+  it('a stretch of unknown order that lost no card still makes the record', () => {
+    const sim = simulateDeal(createRng(15), { variant: 'duplicate-whist', board: 6, withHands: false });
+    const places = sim.events.map((e, i) => (e.type === 'place' ? i : -1)).filter((i) => i >= 0);
+    const unordered = new Set(places.slice(1 + 16, 1 + 20));
+    const events = sim.events.map((e, i) => (unordered.has(i) ? { ...e, orderUnknown: true as const } : e));
+    expect(recordFromPlay(played(events))?.hands).toBe(formatDeal(sim.hands as unknown as Deal));
   });
 
   it('a turned-trump deal whose trump card was never seen turned makes no record (the slip cannot be written)', () => {
