@@ -147,7 +147,8 @@ export class Controller {
       const scan = ev.type === 'tray' && this.clubTrays ? this.trayContext() : null;
       const stamped = await this.commit(ev);
       if (scan) await this.onScan(stamped, scan);
-      else if (stamped.type === 'deal' && this.club) this.feed?.setClubStatus(null);
+      // A deal started or abandoned by other means: the line about the last scan no longer describes the table.
+      else if ((stamped.type === 'deal' || stamped.type === 'abandon') && this.club) this.feed?.setClubStatus(null);
       return stamped;
     };
     const p = this.queue.then(run, run);

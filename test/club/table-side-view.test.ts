@@ -18,7 +18,7 @@ describe('the table view in a club session', () => {
     await run?.close();
   });
 
-  it('shows a wrong tray (another session\'s) as a clear line, with no deal, then the original-play line once this session's tray is scanned', async () => {
+  it('shows a wrong tray (another session\'s) as a clear line, with no deal, then the original-play line once this session\'s tray is scanned', async () => {
     const page = await browser.newPage();
     await page.goto(run.sim.url!);
     await page.waitForFunction(() => document.getElementById('status')?.dataset.status === 'online', undefined, { timeout: 15_000 });
