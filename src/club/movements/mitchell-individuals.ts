@@ -62,17 +62,18 @@ function seat(table: number, from: number, trays: (number | null)[]): MovementTa
 
 const MOVE = 'Gentlemen move one table East (to the next higher number, the last going to 1); trays are passed West; ladies sit still';
 
-/** The regular order on a ring of tables (numbers in gentleman order): `sets` sets, trays numbered from `first`. */
+/**
+ * The regular order on a ring of tables (listed in the gentlemen's order): `sets` sets; by set r the gentlemen have
+ * moved `shift(r)` places East and the trays r places West; ring place i deals board set `firstSet + i`.
+ */
 function ring(tables: number[], sets: number, perTable: number, firstSet: number, shift: (set: number) => number): MovementTable[][] {
   const n = tables.length;
   return Array.from({ length: sets }, (_, r) => tables.map((t, i) => {
     const from = tables[mod(i - shift(r), n)];
     const deal = mod(i + r, n); // trays go West: the set at ring place i in set r was dealt at ring place i + r
-    return seat(t, from, traysOf(firstSet + deal, perTable));
+    return seat(t, from, traysOfSet(firstSet + deal, perTable));
   }));
 }
-
-const traysOf = (set: number, perTable: number): number[] => traysOfSet(set, perTable);
 
 function generate(opts: MovementOptions): Schedule {
   const problem = check(opts);
