@@ -193,6 +193,11 @@ describe("safford-individuals: Eight Individuals, Safford's System", () => {
     }
   });
 
+  it('the derived diagram is the one the module comment states (the first set: player k sits at place k)', () => {
+    const seats = s.rounds[0].tables.map((t) => SEATS.map((seat) => `${seat} ${t.players![seat]}`).join(', '));
+    expect(seats).toEqual(['N 1, E 2, S 3, W 5', 'N 4, E 7, S 8, W 6']);
+  });
+
   it('refuses what it cannot do, naming the fix', () => {
     refused(saffordIndividuals, { tables: 3 }, /tables: 3 .*give --tables 2/);
     refused(saffordIndividuals, { tables: 2, boardsPerRound: 3 }, /boardsPerRound: 3 .*even/);
@@ -301,6 +306,11 @@ describe('safford-couples: MARRIED COUPLES, Safford\'s schedule for eight marrie
     const hands = new Map<string, number>();
     for (const r of s.rounds) for (const t of r.tables) for (const seat of SEATS) hands.set(t.players![seat]!, (hands.get(t.players![seat]!) ?? 0) + t.trays.length);
     expect([...hands.values()]).toEqual(new Array(16).fill(28));
+  });
+
+  it('the derived diagram is the one the module comment states (the first set: everyone at his own place)', () => {
+    const seats = s.rounds[0].tables.map((t) => SEATS.map((seat) => `${seat} ${t.players![seat]}`).join(', '));
+    expect(seats).toEqual(['N a, E b, S c, W 4', 'N e, E 7, S 6, W 8', 'N f, E h, S d, W 3', 'N 1, E g, S 5, W 2']);
   });
 
   it('refuses what it cannot do, naming the fix', () => {

@@ -11,6 +11,7 @@
 // is compared with) exactly once. The search is cheap (8 places), so it runs on first use; nothing is cached on disk.
 // A player is named by the number of his place in the first set ("The players take their seats in any order for the
 // first set").
+// The derived places (test: "the derived diagram"): table 1 N 1, E 2, S 3, W 5; table 2 N 4, E 7, S 8, W 6.
 import { SEATS, type Seat } from '../../cards/seat.js';
 import type { Movement, MovementOptions, MovementRound, MovementTable, Schedule } from '../types.js';
 import { badBoards, badTables, markOriginals, unknownOption } from './schedule-kit.js';
