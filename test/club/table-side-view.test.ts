@@ -31,7 +31,8 @@ describe('the table view in a club session', () => {
     expect(run.sim.controller.journal.events().map((e) => e.type)).toEqual(['tray']);
 
     await run.sim.playEvents([{ type: 'tray', code: 'eve:5' }]);
-    await page.waitForFunction(() => document.body.dataset.clubStatus === 'original', undefined, { timeout: 10_000 });
+    // The line and the deal come in the same snapshot or in two in a row: wait for both.
+    await page.waitForFunction(() => document.body.dataset.clubStatus === 'original' && document.getElementById('board')?.textContent === '5', undefined, { timeout: 10_000 });
     expect(await page.locator('#club-line').textContent()).toMatch(/^Tray 5: original play/);
     expect(await page.locator('#board').textContent()).toBe('5');
   }, 60_000);
