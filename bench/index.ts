@@ -4,6 +4,7 @@ import { type BenchReport, printReport } from './harness.js';
 import { RULES_DEFAULTS, benchRules } from './rules.js';
 import { DRIVER_DEFAULTS, benchDriver } from './driver.js';
 import { DAEMON_DEFAULTS, benchDaemon } from './daemon.js';
+import { CLUB_DEFAULTS, benchClub } from './club.js';
 
 interface CliOptions { names: string[]; deals?: number; rounds?: number; warmup?: number; seed?: number }
 
@@ -23,6 +24,7 @@ const BENCHES: Record<string, (cli: CliOptions) => BenchReport> = {
     seed: cli.seed ?? DRIVER_DEFAULTS.seed,
   }),
   daemon: (cli) => benchDaemon({ ...DAEMON_DEFAULTS, seed: cli.seed ?? DAEMON_DEFAULTS.seed }),
+  club: (cli) => benchClub({ ...CLUB_DEFAULTS, seed: cli.seed ?? CLUB_DEFAULTS.seed, rounds: cli.rounds ?? CLUB_DEFAULTS.rounds }),
 };
 
 /** Parse the command line: benchmark names, then numeric options as `--name value`. */

@@ -1,7 +1,7 @@
 // The director of a simulated session runs as its own process, from the same `bin` a club runs, so a test can
 // kill -9 it mid-session and start it again on the same database.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +35,17 @@ export interface DirectorProcess {
   stop(): Promise<void>;
 }
 
-const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'bin', 'tenace.mjs');
+/** The package's `bin/tenace.mjs`, found upwards from this module (src/, dist/ or a benchmark build). */
+const BIN = ((): string => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const bin = join(dir, 'bin', 'tenace.mjs');
+    if (existsSync(bin)) return bin;
+    const up = dirname(dir);
+    if (up === dir) throw new Error('bin/tenace.mjs not found above the session runner');
+    dir = up;
+  }
+})();
 
 /** Write the director's config for this session and start `tenace director` on it. */
 export async function startDirectorProcess(o: DirectorProcessOptions): Promise<DirectorProcess> {

@@ -1,0 +1,172 @@
+// The club session (issue 7): N emulated tables through the real table path and the real `tenace director` process
+// on the real Mosquitto, at a multiple of real play speed. Figures, each against a floor measured in the same run:
+// (a) card-to-standings: from the last card of a deal journaled at its table to the first retained standings that
+//     hold its result, against the floor: a message relayed through Mosquitto twice by a bare mqtt.js client (the
+//     table → director → subscriber hops, with no work in between);
+// (b) the director's RSS (VmRSS) idle after start and at its peak, against a `node -e` holding an mqtt.js client.
+// The benchmark runs in a child process (async parts) that prints its report as JSON, like bench/daemon.ts.
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import mqtt from 'mqtt';
+import { createLogger } from '../src/config/logger.js';
+import { movementByName } from '../src/club/movements/index.js';
+import { planSession } from '../src/club/session/plan.js';
+import { runSession, type SessionOutcome } from '../src/club/session/runner.js';
+import type { DirectorProcess } from '../src/club/session/director-process.js';
+import type { BenchReport, SanityLine } from './harness.js';
+import { table as textTable } from './harness.js';
+
+export interface ClubBenchOptions {
+  seed: number;
+  broker: string;
+  tables: number;
+  movement: string;
+  /** Rounds of the movement played (a full 30-table session at 10× takes over half an hour). */
+  rounds: number;
+  boardsPerRound: number;
+  /** Multiple of real play speed. */
+  speed: number;
+  /** Floor messages. */
+  floorMessages: number;
+}
+
+export const CLUB_DEFAULTS: ClubBenchOptions = { seed: 7, broker: 'mqtt://127.0.0.1:1883', tables: 30, movement: 'mitchell', rounds: 2, boardsPerRound: 1, speed: 10, floorMessages: 300 };
+
+const HARD_LIMIT_MS = 240_000;
+const CHILD_FLAG = '--tenace-club-bench-child';
+const REPORT_PREFIX = 'TENACE-BENCH-REPORT ';
+const here = dirname(fileURLToPath(import.meta.url));
+/** build/bench/bench → the repository. */
+const ROOT = resolve(here, '..', '..', '..');
+
+/** Run the club benchmark in a child process and return its report. */
+export function benchClub(opts: ClubBenchOptions = CLUB_DEFAULTS): BenchReport {
+  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), CHILD_FLAG, JSON.stringify(opts)], {
+    cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', timeout: HARD_LIMIT_MS, killSignal: 'SIGTERM', maxBuffer: 64 << 20,
+  });
+  const line = (r.stdout ?? '').split('\n').find((l) => l.startsWith(REPORT_PREFIX));
+  if (line) return JSON.parse(line.slice(REPORT_PREFIX.length)) as BenchReport;
+  const why = r.error ? r.error.message : `exit ${r.status ?? r.signal}`;
+  return { title: 'club: card-to-standings, director RSS', notes: [`the benchmark process gave no report (${why}); its messages are above`], results: [], ratios: [], sanity: [{ what: 'club benchmark completed', value: why, ok: false }] };
+}
+
+const pct = (sorted: readonly number[], p: number): number => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]);
+const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(1)} ms` : 'n/a');
+const mb = (kb: number) => (Number.isFinite(kb) ? `${(kb / 1024).toFixed(1)} MB` : 'n/a');
+const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a');
+const progress = (msg: string) => process.stderr.write(`[bench club] ${msg}\n`);
+
+function rssKb(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The floor of (a): publish → relay client → subscriber, through the broker twice; latencies in ms, sorted. */
+async function floorLatencies(broker: string, n: number, tag: string): Promise<number[]> {
+  const opts = { protocolVersion: 5 as const };
+  const [pub, relay, sub] = await Promise.all(['pub', 'relay', 'sub'].map((k) => mqtt.connectAsync(broker, { ...opts, clientId: `tenace-bench-club-${k}-${tag}` })));
+  const a = `tenace-bench/club-floor/${tag}/a`;
+  const b = `tenace-bench/club-floor/${tag}/b`;
+  relay.on('message', (_t, payload) => { relay.publish(b, payload, { qos: 1 }); });
+  await relay.subscribeAsync(a, { qos: 1 });
+  const got: number[] = [];
+  sub.on('message', (_t, payload) => { got.push(performance.now() - Number(payload.toString())); });
+  await sub.subscribeAsync(b, { qos: 1 });
+  for (let i = 0; i < n; i++) {
+    pub.publish(a, String(performance.now()), { qos: 1 });
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const t0 = Date.now();
+  while (got.length < n && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 20));
+  await Promise.all([pub, relay, sub].map((c) => c.endAsync()));
+  return got.sort((x, y) => x - y);
+}
+
+/** A `node -e` holding one mqtt.js connection: the least a director process could weigh. */
+async function nodeFloorRssKb(broker: string): Promise<number> {
+  const code = `import('mqtt').then(async (m) => { const c = await m.default.connectAsync(${JSON.stringify(broker)}); process.stdout.write('up\\n'); setTimeout(() => c.end(), 60000); })`;
+  const child = spawn(process.execPath, ['-e', code], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((r) => child.stdout!.once('data', () => r()));
+  await new Promise((r) => setTimeout(r, 500));
+  const kb = rssKb(child.pid);
+  child.kill('SIGKILL');
+  return kb;
+}
+
+async function child(o: ClubBenchOptions): Promise<BenchReport> {
+  const t0 = Date.now();
+  const load0 = loadavg()[0].toFixed(2);
+  const tag = `${process.pid}-${Date.now().toString(36)}`;
+  const sanity: SanityLine[] = [];
+  const notes: string[] = [];
+  const movement = movementByName(o.movement);
+  if (!movement) throw new Error(`no movement ${o.movement}`);
+  const full = movement.generate({ tables: o.tables, boardsPerRound: o.boardsPerRound });
+  const schedule = { ...full, rounds: full.rounds.slice(0, o.rounds) };
+  const plan = planSession({ session: `bench-${tag}`, variant: 'duplicate-whist', schedule, seed: o.seed });
+  progress(`${o.tables} tables, ${schedule.rounds.length} of ${full.rounds.length} rounds of ${o.movement} (${full.trays} trays in the full session) at ${o.speed}x real play`);
+
+  let director: DirectorProcess | undefined;
+  let idleKb = NaN;
+  let peakKb = NaN;
+  let sampler: NodeJS.Timeout | undefined;
+  let outcome: SessionOutcome | undefined;
+  try {
+    outcome = await runSession({
+      plan, club: `bench${process.pid}`, broker: o.broker, speed: o.speed, httpPort: 0, serial: 'loopback',
+      log: createLogger({ log: { level: 'error' } }), waitMs: 120_000,
+      onDirector: (d) => {
+        director = d;
+        setTimeout(() => { idleKb = rssKb(d.pid()); }, 2000);
+        sampler = setInterval(() => {
+          const kb = rssKb(d.pid());
+          if (Number.isFinite(kb)) peakKb = Number.isFinite(peakKb) ? Math.max(peakKb, kb) : kb;
+        }, 250);
+      },
+    });
+  } catch (e) {
+    sanity.push({ what: 'session completed', value: (e as Error).message.slice(0, 300), ok: false });
+  } finally {
+    clearInterval(sampler);
+  }
+  const floor = await floorLatencies(o.broker, o.floorMessages, tag);
+  const nodeKb = await nodeFloorRssKb(o.broker);
+  const lat = (outcome?.timings ?? []).filter((t) => t.scoredAt !== undefined).map((t) => t.scoredAt! - t.lastCardAt).sort((a, b) => a - b);
+  notes.push(`broker: Mosquitto at ${o.broker}; node ${process.version}; load average ${load0} at start, ${loadavg()[0].toFixed(2)} at end; ${((Date.now() - t0) / 1000).toFixed(1)} s in all`);
+  notes.push(`session: ${o.tables} tables of ${o.movement}, ${schedule.rounds.length} round(s) of ${o.boardsPerRound} tray(s) (${plan.trays.size} trays in play, ${outcome?.check.plays ?? 0} plays), ${o.speed}x real play (a card event every ${(1.5 / o.speed).toFixed(2)} s at each table); tables on in-process serial lines, the director is \`tenace director\` (SQLite)`);
+  notes.push('');
+  notes.push('(a) card-to-standings: last card journaled at the table → first retained standings holding the result');
+  notes.push(textTable(['path', 'samples', 'p50', 'p99', 'max', 'p99 / floor'], [
+    ['director', String(lat.length), ms(pct(lat, 50)), ms(pct(lat, 99)), ms(lat.at(-1) ?? NaN), ratio(pct(lat, 99), pct(floor, 99))],
+    ['floor: Mosquitto twice (relay)', String(floor.length), ms(pct(floor, 50)), ms(pct(floor, 99)), ms(floor.at(-1) ?? NaN), '1.00x'],
+  ]));
+  notes.push('');
+  notes.push(`(b) director RSS (VmRSS): idle 2 s after start ${mb(idleKb)}, peak ${mb(peakKb)}; node -e with one mqtt.js client ${mb(nodeKb)} → peak ${ratio(peakKb, nodeKb)}`);
+  notes.push('');
+  notes.push('(no throughput table for this benchmark: its figures are the latencies and RSS above)');
+  const c = outcome?.check;
+  sanity.push({ what: 'results scored / plays', value: `${lat.length} / ${c?.plays ?? 0}`, ok: !!c && lat.length === c.plays });
+  sanity.push({ what: 'overplays verified against the tray record', value: `${c?.verified ?? 0} / ${c?.overplays ?? 0}`, ok: !!c && c.verified === c.overplays });
+  sanity.push({ what: 'floor messages relayed', value: `${floor.length} / ${o.floorMessages}`, ok: floor.length === o.floorMessages });
+  sanity.push({ what: 'director process seen', value: director ? 'yes' : 'no', ok: !!director });
+  return { title: 'club: card-to-standings, director RSS (issue 7)', notes, results: [], ratios: [], sanity };
+}
+
+if (process.argv[2] === CHILD_FLAG) {
+  const o = JSON.parse(process.argv[3]) as ClubBenchOptions;
+  child(o).then((rep) => {
+    process.stdout.write(`${REPORT_PREFIX}${JSON.stringify(rep)}\n`);
+    process.exit(0);
+  }, (err: Error) => {
+    process.stderr.write(`${err.stack ?? err.message}\n`);
+    process.exit(1);
+  });
+}
