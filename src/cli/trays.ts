@@ -93,8 +93,9 @@ async function connect(name: string, url: string, username: string | undefined, 
   try {
     return await openBroker({ url, username, password });
   } catch (e) {
-    io.err(`tenace trays ${name}: ${(e as Error).message}\n`);
-    return e instanceof BrokerUnreachable ? EX_UNAVAILABLE : EX_UNAVAILABLE;
+    // BrokerUnreachable carries the sentence; anything else (a bad URL) is still a broker we cannot use.
+    io.err(`tenace trays ${name}: ${e instanceof BrokerUnreachable ? (e as Error).message : `cannot use the broker ${url}: ${(e as Error).message}`}\n`);
+    return EX_UNAVAILABLE;
   }
 }
 

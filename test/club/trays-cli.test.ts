@@ -1,6 +1,6 @@
 // `tenace trays import|show|doctor` as a director runs them, against the real Mosquitto on 127.0.0.1:1883.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
@@ -10,6 +10,7 @@ import type { TrayRecord } from '../../src/club/types.js';
 import { trayTopic } from '../../src/feed/topics.js';
 import { dataPath } from '../formats/data.js';
 import { hasStack, runCli } from '../cli/spawn-cli.js';
+import { type Broker, freePort, startBroker } from '../feed/broker.js';
 
 const BROKER = 'mqtt://127.0.0.1:1883';
 const CLUB = `traystest${process.pid}${Date.now().toString(36)}`;
@@ -35,15 +36,6 @@ async function retained(session: string): Promise<Map<number, TrayRecord>> {
 function session(name: string): string {
   used.push(name);
   return name;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 beforeAll(async () => {
@@ -225,5 +217,41 @@ describe('tenace trays doctor', () => {
     expect(t.code).toBe(64);
     expect(t.err).toMatch(/--tables "three" must be the number of tables in play/);
     await Promise.all([r.dispose(), t.dispose()]);
+  });
+});
+
+describe('tenace trays against a broker with users and an ACL (our own mosquitto)', () => {
+  let broker: Broker;
+  let pwDir: string;
+
+  beforeAll(async () => {
+    pwDir = mkdtempSync(join(tmpdir(), 'tenace-trays-acl-'));
+    const pw = join(pwDir, 'passwd');
+    execFileSync('mosquitto_passwd', ['-b', '-c', pw, 'director', 'd1rector']);
+    execFileSync('mosquitto_passwd', ['-b', pw, 'table', 't4ble']);
+    writeFileSync(join(pwDir, 'acl'), 'user director\ntopic readwrite tenace/#\n\nuser table\ntopic read tenace/+/trays/#\n');
+    for (const [u, p] of [['director', 'd1rector'], ['table', 't4ble'], ['wrong', 'nope']]) writeFileSync(join(pwDir, u), `${p}\n`);
+    broker = await startBroker(`listener {port} 127.0.0.1\nallow_anonymous false\npassword_file ${pw}\nacl_file ${join(pwDir, 'acl')}\n`);
+  });
+
+  afterAll(async () => {
+    await broker?.dispose();
+    rmSync(pwDir, { recursive: true, force: true });
+  });
+
+  it('the director publishes with --username and --password-file; a table user may read but not write (77); a bad password is 69', async () => {
+    const ok = await runCli(['trays', 'import', FIXTURE, '--club', 'c', '--session', 's', '--broker', broker.url, '--username', 'director', '--password-file', join(pwDir, 'director')]);
+    expect(ok.err).toBe('');
+    expect(ok.code).toBe(0);
+    const show = await runCli(['trays', 'show', '--club', 'c', '--session', 's', '--broker', broker.url, '--username', 'table', '--password-file', join(pwDir, 'table'), '--json']);
+    expect(show.code).toBe(0);
+    expect((JSON.parse(show.out) as TrayRecord[]).map((r) => r.board)).toEqual([1, 2, 3, 4]);
+    const denied = await runCli(['trays', 'import', FIXTURE, '--club', 'c', '--session', 's2', '--broker', broker.url, '--username', 'table', '--password-file', join(pwDir, 'table')]);
+    expect(denied.code).toBe(77);
+    expect(denied.err).toMatch(/the broker refused 4 records: .*Not authorized/);
+    const wrong = await runCli(['trays', 'show', '--club', 'c', '--session', 's', '--broker', broker.url, '--username', 'director', '--password-file', join(pwDir, 'wrong')]);
+    expect(wrong.code).toBe(69);
+    expect(wrong.err).toMatch(/check --username and --password-file/);
+    await Promise.all([ok.dispose(), show.dispose(), denied.dispose(), wrong.dispose()]);
   });
 });

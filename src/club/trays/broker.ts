@@ -92,7 +92,7 @@ export async function readRetained(client: MqttClient, filter: string): Promise<
   try {
     const grants = await client.subscribeAsync(filter, { qos: 0 });
     await client.unsubscribeAsync(filter);
-    if (grants.some((g) => g.qos === 128)) throw new Error(`the broker refused to let us read ${filter} (ACL): use a director's --username`);
+    if (grants.some((g) => g.qos >= 128)) throw new Error(`the broker refused to let us read ${filter} (ACL): use a director's --username`);
   } finally {
     client.removeListener('message', onMessage);
   }
