@@ -158,6 +158,22 @@ describe('a table in a club session (shared Mosquitto)', () => {
     expect(msgs.map((m) => m.seq)).toEqual(journal().map((e) => e.seq));
     expect(msgs.map((m) => m.event)).toEqual(JSON.parse(JSON.stringify(journal())));
   });
+
+  it('a restart replays the outcome, never decides again: the same journal, the deal of the last scan still from its record', async () => {
+    await ingest({ type: 'abandon', reason: 'test' });
+    await ingest({ type: 'tray', code: 'eve:1' });
+    const before = JSON.parse(JSON.stringify(journal())) as TableEvent[];
+    expect(before.at(-1)).toMatchObject({ type: 'deal', board: 1, overplay: true });
+    // The director withdraws the record and the assignment meanwhile: a new decision would differ, a replay must not.
+    await director.publishAsync(s.tray(1), '', { qos: 1, retain: true });
+    await director.publishAsync(t.assignment, '', { qos: 1, retain: true });
+    await controller.stop();
+    controller = await openController({ club, table, session, url: URL, dir: join(base, 'shared') });
+    await waitFor(() => controller.feed!.connected, 5000, 'the restarted table online');
+    expect(JSON.parse(JSON.stringify(journal()))).toEqual(before);
+    expect(controller.table.remaining('N')).not.toBeNull();
+    expect(controller.club!.records.has(1)).toBe(false);
+  });
 });
 
 describe('director/event across a broker restart (own mosquitto)', () => {
