@@ -76,6 +76,7 @@ describe.each(ENGINES)('the director on %s', (engine) => {
     await tables[1].play([{ type: 'tray', code: 'T1' }, ...seedHand(1, true)]);
     await waitFor(() => (obs.get<{ boards: number[] }>('club/s1/released')?.boards ?? []).includes(1), T, 'tray 1 released');
     await waitFor(() => s.snapshot().trays.find((t) => t.board === 1)?.released === true, T, 'snapshot');
+    await waitFor(() => s.snapshot().tables.every((v, i) => v.lastSeq === tables[i].journal.length), T, 'every event in the snapshot');
     const snap = s.snapshot();
     expect(snap.trays.find((t) => t.board === 1)).toMatchObject({ board: 1, playedAt: ['1', '2'], released: true, record: { hands: hoyle.deal } });
     expect(snap.alerts).toEqual([]);
@@ -108,6 +109,7 @@ describe.each(ENGINES)('the director on %s', (engine) => {
     // Events 10 to 40 are journaled at the table but their messages are lost.
     await t.play([{ type: 'tray', code: 'T2' }, ...seedHand(2, false)], { publish: (seq) => seq < 10 || seq > 40 });
     await waitFor(async () => (await store.results('s1')).length === 1, T, 'the traveller after the gap is filled');
+    await waitFor(async () => (await store.events('s1')).length === t.journal.length, T, 'every event');
     expect((await store.events('s1')).map((e) => e.seq)).toEqual(t.journal.map((e) => e.seq));
     expect(t.requests.some((r) => r.after === 9)).toBe(true);
     const r = (await store.results('s1'))[0];
@@ -128,6 +130,7 @@ describe.each(ENGINES)('the director on %s', (engine) => {
     const second = await start();
     await waitFor(async () => (await second.store.results('s1')).length === 2, T, 'both travellers');
     await waitFor(() => obs.get<ScoreReport>('club/s1/standings')?.boards.length === 2, T, 'standings of both boards');
+    await waitFor(async () => (await second.store.events('s1')).length === tables[0].journal.length + tables[1].journal.length, T, 'every event');
     const events = await second.store.events('s1');
     expect(events.filter((e) => e.table === '1').map((e) => e.seq)).toEqual(tables[0].journal.map((e) => e.seq));
     expect(events.filter((e) => e.table === '2').map((e) => e.seq)).toEqual(tables[1].journal.map((e) => e.seq));

@@ -96,14 +96,21 @@ export function indexSchedule(s: Schedule): ScheduleIndex {
   };
 }
 
+/**
+ * A traveller with the whist extensions Dup. X.4 needs at session level (src/club/scoring/whist.ts `WhistTraveller`):
+ * after a revoke, `made` (the tricks as played, beside `tricks` after the table's penalty) and the revoking side's
+ * tricks won before its first revoke.
+ */
+export type FoldedTraveller = Traveller & { made?: { NS: number; EW: number }; wonBeforeRevoke?: Partial<Record<'NS' | 'EW', number>> };
+
 /** The traveller line of a completed deal: pairs and round from the schedule (or the table's assignment), the result. */
-export function travellerOf(c: Completion, o: { tableNo: number; index: ScheduleIndex; assignment?: RoundAssignment; variant: string }): Traveller {
+export function travellerOf(c: Completion, o: { tableNo: number; index: ScheduleIndex; assignment?: RoundAssignment; variant: string }): FoldedTraveller {
   const where = o.index.get(o.tableNo, c.board);
   const a = o.assignment;
   const players = where?.players ?? a?.players;
   const pair = (d: 'ns' | 'ew', s1: Seat, s2: Seat): string =>
     where?.[d] ?? a?.[d] ?? (players ? `${players[s1] ?? '?'}&${players[s2] ?? '?'}` : `${o.tableNo}${d.toUpperCase()}`);
-  const t: Traveller = { board: c.board, ns: pair('ns', 'N', 'S'), ew: pair('ew', 'E', 'W'), table: o.tableNo };
+  const t: FoldedTraveller = { board: c.board, ns: pair('ns', 'N', 'S'), ew: pair('ew', 'E', 'W'), table: o.tableNo };
   const round = where?.round ?? a?.round;
   if (round !== undefined) t.round = round;
   if (players) t.players = players;
@@ -120,5 +127,17 @@ export function travellerOf(c: Completion, o: { tableNo: number; index: Schedule
     t.tricks = { NS: c.result.scored.NS, EW: c.result.scored.EW };
   }
   if (c.result.marks && Object.keys(c.result.marks).length > 0) t.marks = c.result.marks as Traveller['marks'];
+  const revokes = c.result.findings.filter((f) => f.kind === 'revoke');
+  if (variant.trump !== 'contract' && (t.marks || revokes.length > 0)) {
+    t.made = { NS: c.result.tricksWon.NS, EW: c.result.tricksWon.EW };
+    const before: Partial<Record<'NS' | 'EW', number>> = {};
+    for (const f of revokes) {
+      const side = f.seat === 'N' || f.seat === 'S' ? 'NS' : 'EW';
+      const first = f.renounceTrick ?? f.trick;
+      const won = c.result.tricks.slice(0, Math.max(0, first - 1)).filter((k) => (k.winner === 'N' || k.winner === 'S' ? 'NS' : 'EW') === side).length;
+      before[side] = Math.min(before[side] ?? won, won);
+    }
+    if (Object.keys(before).length > 0) t.wonBeforeRevoke = before;
+  }
   return t;
 }

@@ -569,7 +569,7 @@ export class DirectorService {
       this.raise(`fouled-tray:${ts.id}:${c.board}:${c.fromSeq}`, {
         schema: 1, type: 'tenace.alert', kind: 'fouled-tray', session: this.c.session, table: ts.id, board: c.board,
         ...(round !== undefined ? { round } : {}), law: outcome.law,
-        message: `Tray ${c.board} at table ${ts.id} held other hands than its record: ${cards}. ${outcome.message}`,
+        message: `Tray ${c.board} at table ${ts.id} held other hands than its record: ${cards}. ${outcome.law}: ${outcome.message}`,
         differences, moves, outcome, seq: c.toSeq, at: this.now().toISOString(),
       }, work);
     } catch (err) {
@@ -834,7 +834,8 @@ export class DirectorService {
           this.standings = this.fns.scoreTravellers(travellers, this.c.scoring.method ? { method: this.c.scoring.method } : {});
           this.pub(this.topics.standings, this.standings, true);
         } catch (err) {
-          this.warnOnce('scoreTravellers', { err: (err as Error).message }, 'director: cannot score the travellers');
+          // Logged once per reason: the next change of the travellers tries again.
+          this.warnOnce(`scoreTravellers:${(err as Error).message}`, { err: (err as Error).message }, 'director: cannot score the travellers');
         }
       }
     }
