@@ -276,7 +276,8 @@ describe('howell: "he will have had every other pair in the game for an adversar
   it('refuses what it cannot do, naming the fix', () => {
     refused(howell, { tables: 1 }, /tables: 1 is too few for a howell; give 2 or more tables \(4\+ pairs\)/);
     refused(howell, { tables: 21 }, /tables: 21 is more than a howell .*give 20 or fewer/);
-    refused(howell, { tables: 3, options: { pairs: 9 } }, /option pairs: 9 does not fit 3 tables; give pairs=6 or pairs=7 .*--tables 4/);
+    refused(howell, { tables: 3, options: { pairs: 9 } }, /option pairs: 9 does not fit 3 tables; give pairs=6 or pairs=7 .*--tables 4 for 9 pairs/);
+    refused(howell, { tables: 3, options: { pairs: 'many' } }, /option pairs: many does not fit 3 tables; give pairs=6 or pairs=7 \(a phantom pair: one pair sits out each round\)$/);
     refused(howell, { tables: 3, options: { even: 'skip' } }, /option even: .*--option pairs=/);
   });
 

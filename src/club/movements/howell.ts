@@ -33,7 +33,8 @@ function check(opts: MovementOptions): string | null {
   if (t > MAX_TABLES) return `tables: ${t} is more than a howell here takes (${2 * MAX_TABLES - 1} rounds at ${MAX_TABLES}); give ${MAX_TABLES} or fewer tables, or use a mitchell`;
   const p = pairsOf(opts);
   if (!Number.isInteger(p) || (p !== 2 * t && p !== 2 * t + 1)) {
-    return `option pairs: ${opts.options?.pairs} does not fit ${t} tables; give pairs=${2 * t} or pairs=${2 * t + 1} (a phantom pair: one pair sits out each round), or --tables ${Math.max(2, Math.floor(p / 2))}`;
+    const other = Number.isInteger(p) && p >= 4 ? `, or --tables ${Math.floor(p / 2)} for ${p} pairs` : '';
+    return `option pairs: ${opts.options?.pairs} does not fit ${t} tables; give pairs=${2 * t} or pairs=${2 * t + 1} (a phantom pair: one pair sits out each round)${other}`;
   }
   return null;
 }
