@@ -194,7 +194,7 @@ export class Controller {
     if (d.kind === 'alert') {
       this.stats.trayAlerts++;
       this.log.warn({ seq: tray.seq, board: d.alert.board, law: d.alert.law }, d.alert.message);
-      this.feed?.publishClubAlert(d.alert);
+      this.feed?.publishClubAlert(d.alert, tray.seq);
       this.feed?.setClubStatus(d.status);
       return;
     }

@@ -188,8 +188,8 @@ export class Feed extends EventEmitter<FeedEvents> {
   private pending: Projected | null = null;
   /** The journal event of `pending`, for `director/event`. */
   private pendingEvent: TableEvent | null = null;
-  /** Club alerts (wrong tray) waiting for the broker: kept in memory, sent in order after the next announce. */
-  private alerts: unknown[] = [];
+  /** Club alerts (wrong tray) waiting to go out, each right after the event it is about (`afterSeq`). */
+  private alerts: { afterSeq: number; alert: object }[] = [];
   private pumping = false;
   private again = false;
   private announceDue = false;
@@ -321,11 +321,11 @@ export class Feed extends EventEmitter<FeedEvents> {
   }
 
   /**
-   * Club: publish an alert (a `ClubAlert`) on the table's `director` topic, QoS 1. Held in memory while the broker is
-   * away and sent, in order, once the table is back online.
+   * Club: publish an alert (a `ClubAlert`) on the table's `director` topic, QoS 1, right after event `afterSeq` (the
+   * scan it is about), so it precedes the cards played after it. Held in memory while the broker is away.
    */
-  publishClubAlert(alert: object): void {
-    this.alerts.push(alert);
+  publishClubAlert(alert: object, afterSeq = -1): void {
+    this.alerts.push({ afterSeq, alert });
     this.kick();
   }
 
@@ -557,13 +557,9 @@ export class Feed extends EventEmitter<FeedEvents> {
           await this.deliver(this.pending, ev);
           this.pending = null;
           this.pendingEvent = null;
+          await this.sendAlerts();
         }
-        // Alerts after the events before them: a wrong-tray alert follows the tray event it is about.
-        while (this.alerts.length > 0 && this.connected && !this.announceDue && !this.stopped) {
-          await this.client!.publishAsync(this.topics.director, JSON.stringify(this.alerts[0]), this.jsonOptions('club-alert', false));
-          this.alerts.shift();
-          this.stats.clubAlerts++;
-        }
+        await this.sendAlerts();
         if (this.stateDirty && this.connected && !this.announceDue) {
           this.stateDirty = false;
           await this.publishSnapshots();
@@ -631,6 +627,15 @@ export class Feed extends EventEmitter<FeedEvents> {
     const client = this.client!;
     await client.publishAsync(this.topics.state, JSON.stringify(this.projector.publicState()), this.jsonOptions('state', true));
     await client.publishAsync(this.topics.directorState, JSON.stringify(this.projector.directorState()), this.jsonOptions('director-state', true));
+  }
+
+  /** The club alerts whose event has gone out: a wrong-tray alert follows its scan and precedes the next card. */
+  private async sendAlerts(): Promise<void> {
+    while (this.alerts.length > 0 && this.alerts[0].afterSeq <= this.folded && this.connected && !this.announceDue && !this.stopped) {
+      await this.client!.publishAsync(this.topics.director, JSON.stringify(this.alerts[0].alert), this.jsonOptions('club-alert', false));
+      this.alerts.shift();
+      this.stats.clubAlerts++;
+    }
   }
 
   private async deliver(p: Projected, ev: TableEvent | null): Promise<void> {

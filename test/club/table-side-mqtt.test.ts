@@ -234,4 +234,36 @@ describe('director/event across a broker restart (own mosquitto)', () => {
     expect(firsts).toEqual(events.map((e) => e.seq));
     for (const r of received) expect(r.text).toBe(JSON.stringify(events.find((e) => e.seq === r.seq)));
   });
+  it('the wrong-tray alert goes out right after its scan, before the cards journaled after it, also after an outage', async () => {
+    const club = uid('tw'), table = 't3', session = 'eve';
+    const t = tableTopics(club, table);
+    const order: string[] = [];
+    const watcher = await mqtt.connectAsync(broker.url, { protocolVersion: 4, clean: false, clientId: uid('dir-'), reconnectPeriod: 100, connectTimeout: 5000 });
+    try {
+      watcher.on('message', (topic, p) => {
+        const m = JSON.parse(p.toString()) as { type?: string; seq?: number; event?: { type?: string } };
+        if (topic === t.director && m.type === 'tenace.alert') order.push('alert');
+        if (topic === t.directorEvent) order.push(`${m.event?.type} ${m.seq}`);
+      });
+      await watcher.subscribeAsync([t.director, t.directorEvent], { qos: 1 });
+      const a: RoundAssignment = { schema: 1, type: 'tenace.assignment', session, movement: 'howell', round: 1, table, trays: [1], tables: 3, variant: 'duplicate-whist', at: AT };
+      await watcher.publishAsync(t.assignment, JSON.stringify(a), { qos: 1, retain: true });
+      const c = await openController({ club, table, session, url: broker.url, dir: join(base, 'order') });
+      try {
+        await waitFor(() => c.club!.assignment !== null, 5000, 'the assignment');
+        // Scan and card both wait in the journal while the broker is down, and go out in one batch after it.
+        await broker.stop('SIGTERM');
+        await c.ingest({ type: 'tray', code: 'eve:2' });
+        await c.ingest({ type: 'place', seat: 'N', card: 'CK' });
+        await broker.start();
+        await waitFor(() => order.includes('place 2') && order.includes('alert'), 20_000, 'the alert and the card');
+        expect(order.filter((x, i) => order.indexOf(x) === i)).toEqual(['tray 1', 'alert', 'place 2']);
+        expect(c.journal.events().map((e) => e.type)).toEqual(['tray', 'place']);
+      } finally {
+        await c.stop();
+      }
+    } finally {
+      await watcher.endAsync(true);
+    }
+  });
 });
