@@ -2,6 +2,7 @@
 // tables publish Hoyle's illustrative hands (test/fixtures/seed-hands) event by event, as the table daemon does, and
 // the director must store each event once, fold it through the engine and derive the traveller, the tray record, the
 // standings, the released trays and the next round's assignment.
+import { createServer } from 'node:net';
 import mqtt from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DirectorService } from '../../src/club/director/service.js';
@@ -20,7 +21,7 @@ describe.each(ENGINES)('the director on %s', (engine) => {
     cleanup.length = 0;
   });
 
-  async function setup(opts: { tables?: number } = {}) {
+  async function setup(opts: { tables?: number; retryMs?: number; web?: number } = {}) {
     const club = uid('dir');
     const db: EngineDb = await freshDb(engine);
     cleanup.push(() => db.drop());
@@ -36,7 +37,8 @@ describe.each(ENGINES)('the director on %s', (engine) => {
     const services: DirectorService[] = [];
     const start = async () => {
       const store = await DirectorStore.open(db.url);
-      const s = new DirectorService({ config, log: quietLog, schedule: SCHEDULE, store, club: STUBS, web: false, requestRetryMs: 400 });
+      const cfg = opts.web !== undefined ? { ...config, http: { enabled: true, host: '127.0.0.1', port: opts.web } } : config;
+      const s = new DirectorService({ config: cfg, log: quietLog, schedule: SCHEDULE, store, club: STUBS, web: opts.web !== undefined, requestRetryMs: opts.retryMs ?? 400 });
       await s.start();
       services.push(s);
       const stop = async () => { await s.stop(); await store.close(); };
@@ -200,5 +202,55 @@ describe.each(ENGINES)('the director on %s', (engine) => {
     expect(obs.responses[6].body).toEqual(rs[5]);
     expect((await again.store.decisions('s1')).length).toBe(3);
     void db;
+  });
+
+  it('late play: a tray moved to a later round is added to the table\'s assignment; fouled board: its tables are scored in groups (Law 87B)', async () => {
+    const { obs, tables, start } = await setup();
+    const { s } = await start();
+    await waitFor(() => obs.get<RoundAssignment>('2/assignment') !== undefined, T, 'assignment');
+    await obs.decide('advance-round', { transaction: 1, table: '2' });
+    await waitFor(() => obs.get<RoundAssignment>('2/assignment')?.round === 2, T, 'table 2 in round 2');
+    await obs.decide('late-play', { transaction: 2, board: 2, table: '2', reason: 'slow play' });
+    await waitFor(() => obs.get<RoundAssignment>('2/assignment')?.trays.length === 2, T, 'tray 2 added to table 2');
+    expect(obs.get<RoundAssignment>('2/assignment')).toMatchObject({ round: 2, trays: [1, 2] });
+    await waitFor(() => obs.alerts.some((a) => a.kind === 'late-play'), T, 'the late-play alert');
+    // Table 2 plays its late tray: the result is its round-1 line of the schedule.
+    await tables[1].play([{ type: 'tray', code: 'T2' }, ...seedHand(2, false)]);
+    await tables[0].play([{ type: 'tray', code: 'T1' }, ...seedHand(1, false)]);
+    await tables[1].play([{ type: 'tray', code: 'T1' }, ...seedHand(1, true)]);
+    await waitFor(() => s.travellers().length === 3, T, 'three travellers');
+    expect(s.travellers().find((t) => t.board === 2)).toMatchObject({ table: 2, round: 1, ns: '2NS', ew: '2EW' });
+    await obs.decide('fouled-board', { transaction: 3, board: 1, groups: [['1'], ['2']] });
+    await obs.decide('fouled-board', { transaction: 4, board: 1, groups: [['1', '2'], ['2']] });
+    await waitFor(() => obs.responses.length >= 4, T, 'responses');
+    expect(obs.responses.map((r) => r.body.ok)).toEqual([true, true, true, false]);
+    expect(obs.responses[3].body.error).toMatch(/^groups: a table is in two groups/);
+    expect(s.travellers().filter((t) => t.board === 1).map((t) => [t.table, t.group])).toEqual([[1, 1], [2, 2]]);
+  });
+
+  it('a table coming online is asked for the events the director has not got', async () => {
+    const { obs, tables, start } = await setup({ retryMs: 60_000 });
+    const t = tables[0];
+    t.silent = true;
+    await t.play([{ type: 'tray', code: 'T1' }, ...seedHand(1, false)], { publish: false });
+    const { store } = await start();
+    await waitFor(() => t.requests.length >= 1, T, 'the first request');
+    await waitFor(() => obs.get<RoundAssignment>('1/assignment') !== undefined, T, 'assignment');
+    expect(await store.events('s1')).toEqual([]);
+    t.silent = false;
+    await t.status('online');
+    await waitFor(async () => (await store.events('s1')).length === t.journal.length, T, 'the events after the table came online');
+    await waitFor(async () => (await store.results('s1')).length === 1, T, 'the traveller');
+  });
+
+  it('the director page failing to start (its port taken) is logged, not fatal: the director goes on', async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
+    cleanup.push(() => new Promise((r) => taken.close(r)));
+    const { obs, tables, start } = await setup({ web: (taken.address() as { port: number }).port });
+    const { store } = await start();
+    await waitFor(() => obs.get<RoundAssignment>('1/assignment') !== undefined, T, 'assignment');
+    await tables[0].play([{ type: 'tray', code: 'T1' }, ...seedHand(1, false)]);
+    await waitFor(async () => (await store.results('s1')).length === 1, T, 'the traveller');
   });
 });

@@ -18,8 +18,9 @@ import { sessionTopics, tableTopics, type SessionTopics } from '../../feed/topic
 import { scoreTravellers as realScoreTravellers } from '../scoring/index.js';
 import * as trays from '../trays/index.js';
 import { movementByName } from '../movements/index.js';
+import { sessionExports } from '../exports/index.js';
 import type {
-  ClubAlert, DirectorSnapshot, DirectorTableView, DirectorTrayView, RoundAssignment, Schedule, ScoreReport, Traveller, TrayRecord,
+  ClubAlert, DirectorSnapshot, SessionExport, DirectorTableView, DirectorTrayView, RoundAssignment, Schedule, ScoreReport, Traveller, TrayRecord,
 } from '../types.js';
 import { type DirectorConfig, readSchedule } from './config.js';
 import { type Decision, checkDecision, decisionDigest, transactionKey } from './decisions.js';
@@ -209,6 +210,16 @@ export class DirectorService {
       out.push({ board: b, ns: where?.ns ?? `${ts.no}NS`, ew: where?.ew ?? `${ts.no}EW`, table: ts.no, ...(where ? { round: where.round } : {}), adjusted });
     }
     return out;
+  }
+
+  /** The session as the exports read it (PBN with results, USEBIO, CSV travellers). */
+  sessionExport(): SessionExport {
+    const travellers = this.travellers();
+    const report = this.standings ?? this.fns.scoreTravellers(travellers, this.c.scoring.method ? { method: this.c.scoring.method } : {});
+    return {
+      club: this.c.club.id, session: this.c.session, date: this.now().toISOString().slice(0, 10), variant: this.c.variant,
+      schedule: this.schedule, records: this.trayRecords(), travellers, report,
+    };
   }
 
   /** The tray records in force (latest revision of each board). */
@@ -880,6 +891,7 @@ export class DirectorService {
       const { startDirectorWeb } = await import('./web.js');
       this.web = await startDirectorWeb({
         host: this.c.http.host, port: this.c.http.port, snapshot: () => this.snapshot(), subscribe: (fn) => this.subscribe(fn),
+        exports: sessionExports(() => this.sessionExport()),
       });
       this.log.info({ url: this.web.url }, 'director page');
     } catch (err) {
