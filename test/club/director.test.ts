@@ -225,7 +225,7 @@ describe.each(ENGINES)('the director on %s', (engine) => {
     await waitFor(() => obs.responses.length >= 4, T, 'responses');
     expect(obs.responses.map((r) => r.body.ok)).toEqual([true, true, true, false]);
     expect(obs.responses[3].body.error).toMatch(/^groups: a table is in two groups/);
-    expect(s.travellers().filter((t) => t.board === 1).map((t) => [t.table, t.group])).toEqual([[1, 1], [2, 2]]);
+    expect(s.travellers().filter((t) => t.board === 1).map((t) => [t.table, t.version])).toEqual([[1, 1], [2, 2]]);
   });
 
   it('a table coming online is asked for the events the director has not got', async () => {

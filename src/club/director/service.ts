@@ -41,8 +41,11 @@ const REAL: ClubFunctions = {
   fouledTrayOutcome: trays.fouledTrayOutcome, scoreTravellers: realScoreTravellers,
 };
 
-/** A traveller as the director scores it; `group` (extension) is the Law 87B group of a fouled board, 1-based. */
-export type DirectorTraveller = Traveller & { group?: number };
+/**
+ * A traveller as the director scores it: `version` (the bridge scorer's extension, src/club/scoring/bridge.ts) is the
+ * Law 87B group of a fouled board, 1-based, from the director's `fouled-board` decision.
+ */
+export type DirectorTraveller = Traveller & { version?: number };
 
 export interface DirectorServiceOptions {
   config: DirectorConfig;
@@ -198,7 +201,7 @@ export class DirectorService {
       const adj = this.adjustments.get(key);
       if (adj !== undefined) t.adjusted = adj;
       const g = this.groupOf(t.board, r.table);
-      if (g !== undefined) t.group = g;
+      if (g !== undefined) t.version = g;
       out.push(t);
       seen.add(key);
     }
@@ -243,7 +246,12 @@ export class DirectorService {
       this.alertIds.add(id);
       this.alerts.push(alert);
     }
-    for (const r of await s.results(session)) this.results.set(`${r.traveller.board}:${r.table}`, r);
+    for (const r of await s.results(session)) {
+      this.results.set(`${r.traveller.board}:${r.table}`, r);
+      // Its record check was committed with it: against the record then in force, which a correction since may have
+      // replaced. Checking it again against today's record could raise an alert the live run never raised.
+      this.tables.get(r.table)?.recorded.add(r.fromSeq);
+    }
     const first = await s.firstSeqs(session);
     const events = await s.events(session);
     const work = new Work();
