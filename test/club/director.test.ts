@@ -35,10 +35,14 @@ describe.each(ENGINES)('the director on %s', (engine) => {
     }
     const config = testConfig(club, db.url);
     const services: DirectorService[] = [];
+    const fatals: Error[] = [];
     const start = async () => {
       const store = await DirectorStore.open(db.url);
       const cfg = opts.web !== undefined ? { ...config, http: { enabled: true, host: '127.0.0.1', port: opts.web } } : config;
-      const s = new DirectorService({ config: cfg, log: quietLog, schedule: SCHEDULE, store, club: STUBS, web: opts.web !== undefined, requestRetryMs: opts.retryMs ?? 400 });
+      const s = new DirectorService({
+        config: cfg, log: quietLog, schedule: SCHEDULE, store, club: STUBS, web: opts.web !== undefined, requestRetryMs: opts.retryMs ?? 400,
+        onFatal: (err) => fatals.push(err),
+      });
       await s.start();
       services.push(s);
       const stop = async () => { await s.stop(); await store.close(); };
@@ -47,7 +51,7 @@ describe.each(ENGINES)('the director on %s', (engine) => {
     };
     // The director's persistent session at the broker goes with the test.
     cleanup.push(async () => (await mqtt.connectAsync(BROKER, { clientId: `tenace-director-${club}-s1`, clean: true, protocolVersion: 5 })).endAsync());
-    return { club, db, obs, tables, start, config };
+    return { club, db, obs, tables, start, config, fatals };
   }
 
   it('a whole seed hand played at a table becomes its traveller, the tray record, the standings and the next round', async () => {
@@ -252,5 +256,23 @@ describe.each(ENGINES)('the director on %s', (engine) => {
     await waitFor(() => obs.get<RoundAssignment>('1/assignment') !== undefined, T, 'assignment');
     await tables[0].play([{ type: 'tray', code: 'T1' }, ...seedHand(1, false)]);
     await waitFor(async () => (await store.results('s1')).length === 1, T, 'the traveller');
+  });
+
+  it('persist before acknowledging: an event the store could not take is not acknowledged, and the broker gives it again after a restart', async () => {
+    const { obs, tables, start, fatals } = await setup({ retryMs: 60_000 });
+    const t = tables[0];
+    // The table never answers request/events: the broker's redelivery is the only way back for a lost event.
+    t.silent = true;
+    const first = await start();
+    await waitFor(() => obs.get<RoundAssignment>('1/assignment') !== undefined, T, 'assignment');
+    await t.play([{ type: 'tray', code: 'T1' }]);
+    await waitFor(async () => (await first.store.events('s1')).length === 1, T, 'the first event');
+    await first.store.close();
+    await t.play([{ type: 'tray', code: 'T9' }]);
+    await waitFor(() => fatals.length > 0, T, 'the store failure');
+    await first.s.stop();
+    const again = await start();
+    await waitFor(async () => (await again.store.events('s1')).length === 2, T, 'the unacknowledged event, delivered again');
+    expect((await again.store.events('s1')).map((e) => [e.seq, (e.event as { code?: string }).code])).toEqual([[1, 'T1'], [2, 'T9']]);
   });
 });
