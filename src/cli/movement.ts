@@ -131,7 +131,8 @@ export async function movementCommand(argv: string[], io: CliIo = STDIO): Promis
   const base = { ...(boards !== undefined ? { boardsPerRound: boards } : {}), ...(Object.keys(options).length ? { options } : {}) };
   let tables = count('--tables', v.tables);
   if (typeof tables === 'string') { io.err(tables); return EX_USAGE; }
-  tables ??= onlyCount(m, base);
+  // With bad trays a round or options no count fits: take the movement's own count so check() names the problem.
+  tables ??= onlyCount(m, base) ?? onlyCount(m, {});
   if (tables === undefined) {
     io.err(`tenace movement: ${name} needs --tables N (the number of tables in play)\n`);
     return EX_USAGE;

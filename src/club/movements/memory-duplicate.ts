@@ -64,7 +64,10 @@ function individuals(per: number): MovementRound[] {
   sets.forEach(({ s, over }, k) => {
     const set = k % 3;
     const table: MovementTable = { table: 1, players: over ? reversed(s) : { ...s }, trays: range(set * per + 1, (set + 1) * per) };
-    const notes = [`${over ? 'Overplay, trays reversed: ' : ''}N ${s.N}, E ${s.E}, S ${s.S}, W ${s.W} (S keeps his seat and partners ${s.N})`];
+    const sitting = `N ${s.N}, E ${s.E}, S ${s.S}, W ${s.W}`;
+    const notes = [over
+      ? `Overplay, trays reversed: seated ${sitting}; the seats listed name who holds each hand of the tray (the pocket dealt N lies at E), so S and ${s.N} hold the hands dealt E & W`
+      : `Seated ${sitting}: S keeps his seat and partners ${s.N}`];
     if (k === 2) notes.push('Then the trays are reversed (the pockets dealt N & S lie E & W) and the players go on changing right and left');
     else if (k < 5) notes.push('The others change places right and left');
     rounds.push({ round: k + 1, tables: [table], notes });
