@@ -119,6 +119,9 @@ it(`the director killed with kill -9 ${KILLS} times mid-session loses and double
     await t1.close();
     await t2.close();
     await obs.close();
-    await (await mqtt.connectAsync(BROKER, { clientId: `tenace-director-${club}-s1`, clean: true, protocolVersion: 5 })).endAsync();
+    const idStore = await DirectorStore.open(`sqlite:${db}`);
+    const clientId = `tenace-director-${club}-s1-${(await idStore.instanceId()).slice(0, 8)}`;
+    await idStore.close();
+    await (await mqtt.connectAsync(BROKER, { clientId, clean: true, protocolVersion: 5 })).endAsync();
   }
 }, 180_000);

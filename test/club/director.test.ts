@@ -50,7 +50,9 @@ describe.each(ENGINES)('the director on %s', (engine) => {
       return { s, store, stop };
     };
     // The director's persistent session at the broker goes with the test.
-    cleanup.push(async () => (await mqtt.connectAsync(BROKER, { clientId: `tenace-director-${club}-s1`, clean: true, protocolVersion: 5 })).endAsync());
+    cleanup.push(async () => {
+      for (const id of new Set(services.map((x) => x.clientId))) await (await mqtt.connectAsync(BROKER, { clientId: id, clean: true, protocolVersion: 5 })).endAsync();
+    });
     return { club, db, obs, tables, start, config, fatals };
   }
 

@@ -40,6 +40,20 @@ describe.each(ENGINES)('the director store on %s', (engine) => {
     expect(await again.applied()).toEqual(Object.keys(MIGRATIONS));
   });
 
+  it('the store\'s id is made once: the same after a reopen, another for another database', async () => {
+    const { s, d } = await open();
+    const id = await s.instanceId();
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await s.instanceId()).toBe(id);
+    await s.close();
+    stores.pop();
+    const again = await DirectorStore.open(d.url);
+    stores.push(again);
+    expect(await again.instanceId()).toBe(id);
+    const other = await open();
+    expect(await other.s.instanceId()).not.toBe(id);
+  });
+
   it('an event inserted twice is stored once (insert-or-ignore by session, table, seq)', async () => {
     const { s } = await open();
     expect(await s.insertEvent('s1', '1', 5, { type: 'place', seat: 'N', card: 'SA', seq: 5 }, AT)).toBe(true);

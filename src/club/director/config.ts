@@ -82,7 +82,7 @@ export const directorConfigSchema = {
         username: { type: 'string', minLength: 1, fix: 'must be the MQTT user name (text; quote it if it looks like a number)' },
         password: { type: 'string', minLength: 1, fix: 'must be text; quote it if it looks like a number, or use passwordFile' },
         passwordFile: { type: 'string', minLength: 1, fix: 'must be the path of a file whose first line is the MQTT password' },
-        clientId: { type: 'string', minLength: 1, maxLength: 128, fix: 'must be 1-128 characters (default: tenace-director-<club>-<session>)' },
+        clientId: { type: 'string', minLength: 1, maxLength: 128, fix: 'must be 1-128 characters (default: tenace-director-<club>-<session>-<store id>, which names the director\'s persistent session)' },
         keepalive: { type: 'integer', minimum: 0, maximum: 65535, default: 30, fix: 'must be a whole number of seconds from 0 to 65535' },
         baseTopic: {
           type: 'string', pattern: '^[^/+#\\s]+(/[^/+#\\s]+)*$', default: 'tenace',

@@ -134,6 +134,8 @@ export class DirectorService {
   private readonly warned = new Set<string>();
   private stopped = false;
   private failed = false;
+  /** The MQTT client id, which names the director's persistent session at the broker (set by start). */
+  clientId = '';
 
   constructor(private readonly opts: DirectorServiceOptions) {
     this.c = opts.config;
@@ -162,6 +164,7 @@ export class DirectorService {
   async start(): Promise<void> {
     if (!this.store) this.store = await DirectorStore.open(this.c.store.url);
     await this.rebuild();
+    this.clientId = this.c.mqtt.clientId ?? `tenace-director-${this.c.club.id}-${this.c.session}-${(await this.store.instanceId()).slice(0, 8)}`;
     this.connect();
     this.retryTimer = setInterval(() => this.retryGaps(), Math.max(500, (this.opts.requestRetryMs ?? 3000) / 2));
     this.retryTimer.unref();
@@ -293,7 +296,7 @@ export class DirectorService {
 
   private connect(): void {
     const o: IClientOptions = {
-      clientId: this.c.mqtt.clientId ?? `tenace-director-${this.c.club.id}-${this.c.session}`,
+      clientId: this.clientId,
       // A persistent session: what the tables publish while the director is down waits for it at the broker (a week,
       // longer than any session). MQTT 5, because mqtt.js honours customHandleAcks only on MQTT 5.
       clean: false,

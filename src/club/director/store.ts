@@ -4,6 +4,7 @@
 // The events table is the truth: every table event the director has received, keyed by (session, table, seq), so a
 // redelivery inserts nothing. What the director derives from them (travellers, tray records, alerts) is stored in the
 // same transaction as the event that produced it, keyed so that deriving it again after a restart changes nothing.
+import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
@@ -19,6 +20,7 @@ interface ResultsTable {
 interface AlertsTable { session: string; id: string; kind: string; json: string; at: string }
 interface DecisionsTable { session: string; transaction_id: string; cmd: string; digest: string; request: string; response: string; at: string }
 interface AssignmentsTable { session: string; table_id: string; round: number; json: string; at: string }
+interface MetaTable { key: string; value: string }
 
 /** The tables of the store, as Kysely sees them. */
 export interface DirectorDb {
@@ -29,6 +31,7 @@ export interface DirectorDb {
   alerts: AlertsTable;
   decisions: DecisionsTable;
   assignments: AssignmentsTable;
+  meta: MetaTable;
 }
 
 /** The migrations, oldest first. Append a new one; never edit one that has shipped. */
@@ -75,6 +78,16 @@ export const MIGRATIONS: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       for (const t of ['assignments', 'decisions', 'alerts', 'results', 'trays', 'table_state', 'events']) await db.schema.dropTable(t).execute();
+    },
+  },
+  // The store's own identity: the director's MQTT session is named after it, so a new database never inherits the
+  // broker's queue of another database's director.
+  '0002-meta': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.createTable('meta').addColumn('key', 'text', (c) => c.primaryKey()).addColumn('value', 'text', (c) => c.notNull()).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('meta').execute();
     },
   },
 };
@@ -256,6 +269,13 @@ export class DirectorStore extends StoreOps {
   /** Run `fn` in one transaction: everything it writes is committed together, or nothing is. */
   async transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
     return this.db.transaction().execute((trx) => fn(new StoreOps(trx)));
+  }
+
+  /** This database's id, made at its first use: the same after every restart, another for another database. */
+  async instanceId(): Promise<string> {
+    await this.db.insertInto('meta').values({ key: 'instance', value: randomUUID() }).onConflict((oc) => oc.column('key').doNothing()).execute();
+    const r = await this.db.selectFrom('meta').select('value').where('key', '=', 'instance').executeTakeFirstOrThrow();
+    return r.value;
   }
 
   /** A cheap round trip, to tell that the database answers. */
