@@ -61,8 +61,8 @@ function even(n: number, per: number): MovementRound[] {
       tables.push(seat(t, nsOf(t), ewOf(wrap(t, r, n)), sharedOrder(set, t <= h ? 0 : 1, 2)));
     }
     const lower = tables[h].trays[0];
-    const notes = [`Tables in two rows, 1-${h} over ${h + 1}-${n}: tables facing each other share a set of trays, passing them in turn (tray ${lower ?? 'none: it waits'} at table ${h + 1} while tray ${tables[0].trays[0]} is at table 1); the other sets lie idle`];
-    if (r < n - 1) notes.push(`E & W players move one table (2 going to 1, 3 to 2, 1 to ${n}); N & S sit still; the idle sets come into play (the next set up the line), the sets just played lie idle`);
+    const notes = [`Tables in two rows, ${h === 1 ? '1 over 2' : `1-${h} over ${h + 1}-${n}`}: tables facing each other share a set of trays, passing them in turn (tray ${lower ?? 'none: it waits'} at table ${h + 1} while tray ${tables[0].trays[0]} is at table 1); the other sets lie idle`];
+    if (r < n - 1) notes.push(`E & W players move one table (${n === 2 ? '2 going to 1, 1 to 2' : `2 going to 1, 3 to 2, 1 to ${n}`}); N & S sit still; the idle sets come into play (the next set up the line), the sets just played lie idle`);
     rounds.push({ round: r + 1, tables, notes });
   }
   return rounds;
