@@ -450,6 +450,11 @@ export class DirectorService {
     // An answer from the start of the session tells where the table's session begins.
     const firstSeq = req.after === 0 && ts.firstSeq === null ? (events[0]?.seq ?? (Number.isSafeInteger(m.last) ? m.last! + 1 : undefined)) : undefined;
     await this.ingest(ts, events, firstSeq);
+    if (events.length === 0 && ts.pending.size > 0 && req.after === ts.fold.lastSeq) {
+      // The table holds nothing after the gap's start (a journal from another session, or cut short): the events past
+      // the gap stay stored but unfolded, and the results after it wait. Only the director can sort it out.
+      this.warnOnce(`gap:${ts.id}:${req.after}`, { table: ts.id, after: req.after, waiting: ts.pending.size }, 'director: the table cannot give the events after a gap; its later results wait');
+    }
     const lastGot = events.at(-1)?.seq ?? req.after;
     if (Number.isSafeInteger(m.last) && m.last! > lastGot && events.length > 0) this.requestEvents(ts);
   }
