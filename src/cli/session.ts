@@ -72,7 +72,8 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   const problem = movement.check({ tables, boardsPerRound, options });
   if (problem) return usage(`--movement ${movement.name}: ${problem}`);
   const schedule = movement.generate({ tables, boardsPerRound, options });
-  const session = v.session ?? `sim-${seed}`;
+  // A new name per run: a session is a night at the club, and its retained records must not meet another's.
+  const session = v.session ?? `sim-${new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}`;
   let plan;
   try {
     plan = planSession({ session, variant, schedule, seed, faults });

@@ -178,6 +178,10 @@ export interface Traveller {
   contract?: string;
   /** Dup. X.4 marks of a pair match: "-R" / "+R". */
   marks?: Partial<Record<Direction, '-R' | '+R'>>;
+  /** Whist with a revoke: the tricks as played (replay's `tricksWon`) beside `tricks` after the penalty, for Dup. X.4. */
+  made?: { NS: number; EW: number };
+  /** Whist with a revoke: the revoking side's tricks won before its first revoke, which no penalty may take (X.4). */
+  wonBeforeRevoke?: Partial<Record<Direction, number>>;
   /** Individual movements: seat → player. */
   players?: Partial<Record<Seat, string>>;
   /** A director's adjusted score replaces the result: e.g. { "NS": 60, "EW": 40 } percent, or "average". */

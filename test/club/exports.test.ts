@@ -495,6 +495,18 @@ describe('the PBN export is what `tenace score` reads', () => {
       expect(sorted(read.travellers as Traveller[])).toEqual(sorted(s.travellers));
     }
   });
+
+  it('carries what Dup. X.4 needs through the file ("the revoking side\'s score ... not less than the minimum"): made, the marks, the tricks won before the revoke', () => {
+    const s = whistSession();
+    s.travellers[1] = { ...s.travellers[1], tricks: { NS: 4, EW: 9 }, made: { NS: 6, EW: 7 }, marks: { NS: '-R', EW: '+R' }, wonBeforeRevoke: { NS: 3 } };
+    const read = readPbnTravellers(exportPbn(s));
+    expect(read.errors).toEqual([]);
+    const back = read.travellers.find((t) => t.board === 1 && t.ns === '2NS')!;
+    expect([back.tricks, back.made, back.marks, back.wonBeforeRevoke]).toEqual([{ NS: 4, EW: 9 }, { NS: 6, EW: 7 }, { NS: '-R', EW: '+R' }, { NS: 3 }]);
+    // A line without a revoke reads back without them.
+    const plain = read.travellers.find((t) => t.board === 1 && t.ns === '1NS')!;
+    expect([plain.made, plain.marks, plain.wonBeforeRevoke]).toEqual([undefined, undefined, undefined]);
+  });
 });
 
 describe('an adjusted score', () => {

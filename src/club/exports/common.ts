@@ -25,6 +25,8 @@ export interface ResultLine {
   imps?: { NS: number; EW: number };
   adjusted?: Traveller['adjusted'];
   marks?: Traveller['marks'];
+  made?: Traveller['made'];
+  wonBeforeRevoke?: Traveller['wonBeforeRevoke'];
 }
 
 /** True when the session is bridge (contracts), false for whist (tricks only). */
@@ -71,6 +73,8 @@ export function resultLines(s: SessionExport): ResultLine[] {
     if (r?.imps) line.imps = r.imps;
     if (t.adjusted !== undefined) line.adjusted = t.adjusted;
     if (t.marks !== undefined) line.marks = t.marks;
+    if (t.made !== undefined) line.made = t.made;
+    if (t.wonBeforeRevoke !== undefined) line.wonBeforeRevoke = t.wonBeforeRevoke;
     return line;
   });
   const num = (v: string | undefined) => (v === undefined ? Infinity : Number.isFinite(Number(v)) ? Number(v) : Infinity);

@@ -10,7 +10,7 @@ export function csvField(value: string): string {
 
 export const CSV_COLUMNS = [
   'board', 'round', 'table', 'ns', 'ew', 'contract', 'declarer', 'declarer_tricks', 'ns_tricks', 'ew_tricks',
-  'ns_score', 'ns_mp', 'ew_mp', 'ns_imps', 'ew_imps', 'adjusted', 'marks',
+  'ns_score', 'ns_mp', 'ew_mp', 'ns_imps', 'ew_imps', 'adjusted', 'marks', 'ns_made', 'ew_made',
 ] as const;
 
 /** The session's travellers as CSV, one line per result. */
@@ -28,6 +28,7 @@ export function exportCsv(s: SessionExport): string {
       ns_mp: l.mp ? num(l.mp.NS) : '', ew_mp: l.mp ? num(l.mp.EW) : '',
       ns_imps: l.imps ? num(l.imps.NS) : '', ew_imps: l.imps ? num(l.imps.EW) : '',
       adjusted, marks,
+      ns_made: l.made ? String(l.made.NS) : '', ew_made: l.made ? String(l.made.EW) : '',
     };
     return CSV_COLUMNS.map((c) => csvField(cells[c])).join(',');
   });

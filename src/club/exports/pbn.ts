@@ -86,6 +86,19 @@ function scoreColumns(s: SessionExport): Column[] {
       { name: 'IMP_EW', align: 'R', cell: (l) => (l.imps ? num(l.imps.EW) : '?') },
     );
   }
+  if (s.travellers.some((t) => t.marks !== undefined || t.made !== undefined)) {
+    // Dup. X.4 needs the tricks as made and the marks beside the tricks after the penalty: user-defined columns.
+    const side = (l: ResultLine, d: 'NS' | 'EW') => l.marks?.[d] ?? '-';
+    const won = (l: ResultLine, d: 'NS' | 'EW') => (l.wonBeforeRevoke?.[d] === undefined ? '-' : String(l.wonBeforeRevoke[d]));
+    cols.push(
+      { name: 'Made_NS', align: 'R', cell: (l) => (l.made ? String(l.made.NS) : '-') },
+      { name: 'Made_EW', align: 'R', cell: (l) => (l.made ? String(l.made.EW) : '-') },
+      { name: 'Marks_NS', align: 'R', cell: (l) => side(l, 'NS') },
+      { name: 'Marks_EW', align: 'R', cell: (l) => side(l, 'EW') },
+      { name: 'WonBeforeRevoke_NS', align: 'R', cell: (l) => won(l, 'NS') },
+      { name: 'WonBeforeRevoke_EW', align: 'R', cell: (l) => won(l, 'EW') },
+    );
+  }
   if (s.travellers.some((t) => t.adjusted !== undefined)) {
     cols.push(
       { name: 'Percentage_NS', align: 'R', cell: (l) => adjustedPercent(l, 'NS') },

@@ -183,6 +183,16 @@ export function readPbnTravellers(text: string): TravellersRead {
       const tew = cell('Tricks_EW');
       if (tns !== undefined || tew !== undefined) {
         r.tricks = { NS: Number(tns), EW: Number(tew) };
+        // Dup. X.4 columns (our extension, written by the club's PBN export).
+        const mns = cell('Made_NS');
+        const mew = cell('Made_EW');
+        if (mns !== undefined || mew !== undefined) r.made = { NS: Number(mns), EW: Number(mew) };
+        const marks: Record<string, string> = {};
+        for (const d of ['NS', 'EW']) { const m = cell(`Marks_${d}`); if (m !== undefined) marks[d] = m; }
+        if (Object.keys(marks).length) r.marks = marks;
+        const won: Record<string, number> = {};
+        for (const d of ['NS', 'EW']) { const w = cell(`WonBeforeRevoke_${d}`); if (w !== undefined) won[d] = Number(w); }
+        if (Object.keys(won).length) r.wonBeforeRevoke = won;
       } else {
         const contract = cell('Contract');
         if (contract === undefined) { out.errors.push({ line: row.line, message: 'ScoreTable: the row has no Contract: give it (or Pass), or Tricks_NS and Tricks_EW for whist' }); continue; }

@@ -31,10 +31,7 @@ export interface WhistOptions {
  * (replay's `tricksWon`) beside `tricks` after the table's penalty (replay's `scored`), and the revoking side's
  * tricks won before its first revoke, which no penalty may take.
  */
-export interface WhistTraveller extends Traveller {
-  made?: { NS: number; EW: number };
-  wonBeforeRevoke?: Partial<Record<Direction, number>>;
-}
+export type WhistTraveller = Traveller;
 
 /** A standing with the whist extras: tricks charged against the top score (individuals). */
 export interface WhistStanding extends PairStanding {

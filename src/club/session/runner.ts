@@ -34,6 +34,12 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Called once the session is scored, before anything stops. */
   onScored?: (o: SessionOutcome) => void;
+  /**
+   * Faults of the machines, for the acceptance tests: kill -9 the director once this many plays are done (it is
+   * started again 1 s later on the same database), and stop table `table` in the middle of its `play`-th play (at a
+   * trick boundary) and start it again on the same journal.
+   */
+  chaos?: { killDirectorAfterPlays?: number; restartTable?: { table: number; play: number } };
   /** Called with the director process once it is started (the benchmark samples its memory). */
   onDirector?: (d: DirectorProcess) => void;
   /** Keep everything running (the director page open) until this resolves; called after onScored. */
@@ -43,6 +49,8 @@ export interface RunOptions {
 /** What a session did, beside the standings. */
 export interface SessionCheck {
   plays: number;
+  /** Plays done so far. */
+  played: number;
   overplays: number;
   /** Overplays whose deal was started with the tray record's hands. */
   verified: number;
@@ -83,6 +91,9 @@ export async function runSession(opts: RunOptions): Promise<SessionOutcome> {
       stack.push(() => broker.close());
       url = broker.url;
     }
+    // A simulated session starts fresh: retained messages of an earlier run under the same names would otherwise
+    // hand its tables stale assignments and records.
+    await clearRetained(url, club, plan);
     const watch = await SessionWatch.connect(url, club, plan.session);
     stack.push(() => watch.close());
 
@@ -96,21 +107,39 @@ export async function runSession(opts: RunOptions): Promise<SessionOutcome> {
     if (director.url) say(`director page at ${director.url}`);
 
     const speed = opts.speed === 'max' ? 'max' : opts.speed * REAL_EVENTS_PER_SECOND;
-    const tables = new Map<number, Simulation>();
+    const tables = new Map<number, TableHandle>();
     for (const t of [...plan.plays.keys()].sort((a, b) => a - b)) {
-      const sim = await startSimulation({
+      const journal = join(work, 'tables', String(t));
+      const start = () => startSimulation({
         broker: url, club, table: String(t), session: plan.session, events: [], speed, httpPort: 0, log: opts.log.child({ table: t }),
-        serial: opts.serial, autoplay: false, embargo: 'tray-complete',
+        serial: opts.serial, autoplay: false, embargo: 'tray-complete', journal,
       });
-      tables.set(t, sim);
-      stack.push(() => sim.stop());
+      const handle: TableHandle = {
+        sim: await start(),
+        async restart() {
+          await handle.sim.stop();
+          handle.sim = await start();
+        },
+      };
+      tables.set(t, handle);
+      stack.push(() => handle.sim.stop());
     }
     say(`${tables.size} tables, ${plan.trays.size} trays, ${plan.schedule.rounds.length} rounds of ${plan.schedule.movement}`);
 
     const barrier = new SlotBarrier(plan);
     const check = newCheck(plan);
     const timings: PlayTiming[] = [];
-    await Promise.all([...tables].map(([t, sim]) => playTable(t, sim, plan.plays.get(t) ?? [], { watch, barrier, plan, check, timings, waitMs, signal: opts.signal, say })));
+    const killAt = opts.chaos?.killDirectorAfterPlays;
+    const chaos: PlayContext['chaos'] = {
+      restartTable: opts.chaos?.restartTable,
+      onPlayed: killAt === undefined ? undefined : (n) => {
+        if (n !== killAt) return;
+        say(`kill -9 of the director (pid ${director.pid()}) after ${n} plays`);
+        director.kill();
+        setTimeout(() => { director.restart().catch((err) => opts.log.error({ err }, 'director restart failed')); }, 1000);
+      },
+    };
+    await Promise.all([...tables].map(([t, h]) => playTable(t, h, plan.plays.get(t) ?? [], { watch, barrier, plan, check, timings, chaos, waitMs, signal: opts.signal, say })));
     const total = check.plays;
     await watch.until(() => resultsIn(watch.standings) >= total, waitMs, `the director to score all ${total} plays`, opts.signal);
     check.alerts = watch.alerts;
@@ -125,7 +154,14 @@ export async function runSession(opts: RunOptions): Promise<SessionOutcome> {
   }
 }
 
+/** A table of the session; restart() stops it and starts it again on the same journal. */
+interface TableHandle {
+  sim: Simulation;
+  restart(): Promise<void>;
+}
+
 interface PlayContext {
+  chaos: { restartTable?: { table: number; play: number }; onPlayed?: (plays: number) => void };
   watch: SessionWatch;
   barrier: SlotBarrier;
   plan: SessionPlan;
@@ -137,15 +173,18 @@ interface PlayContext {
 }
 
 /** One table's part: round by round, wait for the assignment, then each tray in its slot. */
-async function playTable(table: number, sim: Simulation, plays: readonly PlannedPlay[], ctx: PlayContext): Promise<void> {
+async function playTable(table: number, h: TableHandle, plays: readonly PlannedPlay[], ctx: PlayContext): Promise<void> {
   const { watch, plan } = ctx;
-  const c = sim.controller;
-  for (const p of plays) {
-    await watch.until(() => (watch.assignments.get(String(table))?.round ?? 0) >= p.round, ctx.waitMs, `table ${table}'s assignment for round ${p.round}`, ctx.signal);
+  for (const [i, p] of plays.entries()) {
+    const sim = h.sim;
+    const c = sim.controller;
+    // What counts is what the table itself holds: its own subscription may lag behind the runner's.
+    const club = () => h.sim.controller.club;
+    await watch.until(() => (club()?.assignment?.round ?? 0) >= p.round, ctx.waitMs, `table ${table}'s assignment for round ${p.round}`, ctx.signal);
     await ctx.barrier.enter(p, ctx.signal);
     try {
       // An overplay waits for the tray's record: in the club the tray cannot reach the next table sooner.
-      if (p.playIndex > 0) await watch.until(() => watch.records.has(p.board), ctx.waitMs, `the record of tray ${p.board}`, ctx.signal);
+      if (p.playIndex > 0) await watch.until(() => club()?.records.has(p.board) === true, ctx.waitMs, `table ${table} to hold the record of tray ${p.board}`, ctx.signal);
       if (p.wrongScan !== undefined) {
         await sim.playEvents([{ type: 'tray', code: trayCodeOf(plan.session, p.wrongScan) }]);
         // The alert must reach the director before any card is played: wait for it before the right tray is scanned.
@@ -158,10 +197,21 @@ async function playTable(table: number, sim: Simulation, plays: readonly Planned
       await sim.playEvents([{ type: 'tray', code: trayCodeOf(plan.session, p.board) }]);
       const deal = await waitForDeal(sim, before, p.board, ctx);
       if (p.playIndex > 0 && deal.hands === plan.trays.get(p.board)!.pbn) ctx.check.verified++;
-      await sim.playEvents(p.events);
-      const lastCard = c.journal.events(before).filter((e) => e.type === 'place').at(-1);
+      const r = ctx.chaos.restartTable;
+      if (r && r.table === table && r.play === i + 1) {
+        // Stop the table between tricks (no card on the table, as after a power cut the players would re-place
+        // any), start it again on its journal, and play on: the deal in progress is restored from the journal.
+        const cut = trickBoundary(p.events);
+        await sim.playEvents(p.events.slice(0, cut));
+        ctx.say(`table ${table} stopped and started again in the middle of tray ${p.board}`);
+        await h.restart();
+        await h.sim.playEvents(p.events.slice(cut));
+      } else {
+        await sim.playEvents(p.events);
+      }
+      const lastCard = h.sim.controller.journal.events(before).filter((e) => e.type === 'place').at(-1);
       if (lastCard?.at) ctx.timings.push({ table, board: p.board, lastCardAt: Date.parse(lastCard.at) });
-      const result = c.table.results().at(-1) ?? c.table.result();
+      const result = h.sim.controller.table.results().at(-1) ?? h.sim.controller.table.result();
       if (p.fouled) {
         const f = result?.findings.find((x) => x.kind === 'card-not-in-hand');
         ctx.check.fouled.push({ board: p.board, table, found: !!f && p.fouled.cards.includes(f.card ?? ''), card: f?.card });
@@ -173,7 +223,22 @@ async function playTable(table: number, sim: Simulation, plays: readonly Planned
     } finally {
       ctx.barrier.leave(p);
     }
+    ctx.check.played++;
+    ctx.chaos.onPlayed?.(ctx.check.played);
   }
+}
+
+/** The index just after the middle trick's last lift: no card lies on the table there. */
+function trickBoundary(events: readonly TableEvent[]): number {
+  let onTable = 0;
+  let lifts = 0;
+  let cut = 0;
+  events.forEach((e, i) => {
+    if (e.type === 'place') onTable++;
+    if (e.type === 'lift') { onTable--; lifts++; }
+    if (onTable === 0 && lifts > 0 && lifts <= 28) cut = i + 1;
+  });
+  return cut;
 }
 
 async function waitForDeal(sim: Simulation, after: number, board: number, ctx: PlayContext): Promise<Extract<TableEvent, { type: 'deal' }>> {
@@ -181,13 +246,26 @@ async function waitForDeal(sim: Simulation, after: number, board: number, ctx: P
   await ctx.watch.until(() => {
     found = sim.controller.journal.events(after).find((e): e is Extract<TableEvent, { type: 'deal' }> => e.type === 'deal' && e.board === board);
     return !!found;
-  }, ctx.waitMs, `table ${sim.controller.journal.session} to start the deal of tray ${board}`, ctx.signal);
+  }, ctx.waitMs, `table ${sim.controller.lastScan ? `(last scan: ${JSON.stringify(sim.controller.lastScan).slice(0, 200)})` : ''} to start the deal of tray ${board}`, ctx.signal);
   return found!;
+}
+
+/** Publish empty retained messages over the session's retained topics (MQTT's way to delete them). */
+async function clearRetained(url: string, club: string, plan: SessionPlan, base = DEFAULT_BASE): Promise<void> {
+  const t = sessionTopics(club, plan.session, base);
+  const topics = [t.standings, t.released, t.director, t.schedule, ...[...plan.trays.keys()].map((b) => t.tray(b)),
+    ...[...plan.plays.keys()].map((n) => `${base}/${club}/${n}/assignment`)];
+  const client = await mqtt.connectAsync(url, { clientId: `tenace-session-clear-${process.pid}`, protocolVersion: 4 });
+  try {
+    await Promise.all(topics.map((topic) => client.publishAsync(topic, '', { qos: 1, retain: true })));
+  } finally {
+    await client.endAsync();
+  }
 }
 
 function newCheck(plan: SessionPlan): SessionCheck {
   const all = [...plan.plays.values()].flat();
-  return { plays: all.length, overplays: all.filter((p) => p.playIndex > 0).length, verified: 0, fouled: [], wrongTrays: [], revokes: [], alerts: [] };
+  return { plays: all.length, played: 0, overplays: all.filter((p) => p.playIndex > 0).length, verified: 0, fouled: [], wrongTrays: [], revokes: [], alerts: [] };
 }
 
 function resultsIn(r: ScoreReport | null): number {
