@@ -1,8 +1,9 @@
 // Issue 7: "kill -9 of the director mid-session: after restart nothing is lost or doubled."
 //
 // The real `tenace director` (a child process, SQLite store in a scratch folder) follows two fake tables on the real
-// Mosquitto (the same on a PostgreSQL store). The tables play four seed hands (two originals, two overplays) event by event at a steady pace and do
-// not wait for the director to start or catch up (only for the kill itself, so that two kills never overlap); at seeded moments the director gets SIGKILL, stays down 0 to 300 ms (play goes on: the
+// Mosquitto (the same on a PostgreSQL store). The tables play four seed hands (two originals, two overplays) event
+// by event at a steady pace and do not wait for the director to start or catch up (only for the kill itself, so that
+// two kills never overlap); at seeded moments the director gets SIGKILL, stays down 0 to 300 ms (play goes on: the
 // broker keeps what is published for the director's persistent session) and is started again. Then the director is
 // stopped with SIGTERM and its store must hold every table event exactly once, in seq order, and one traveller per
 // (board, table) with Hoyle's tricks, and both tables must have been given round 2.
