@@ -40,14 +40,18 @@ commands:
                                           validate a daemon config: exit 0, or 78 with each problem and its fix
 
 the club (docs/club.md):
-  movement NAME --tables N [--boards-per-round B] [--json]
-                                          print a movement's schedule (tenace movement --list names them)
-  score TRAVELLERS [--method average|matchpoints|cross-imps|butler] [--json]
-                                          score a travellers file (NDJSON) or a PBN file with results
-  trays import FILE.pbn --club C --session S [--broker URL]
+  movement NAME [--tables N] [--boards-per-round B] [--option K=V]... [--json] | movement --list
+                                          print a movement's schedule (seed movements, mitchell, howell)
+  score TRAVELLERS [--method average|matches|individuals|matchpoints|cross-imps|butler] [--matches teams|pairs] [--json]
+                                          score a travellers file (NDJSON) or a PBN file with results (- for stdin)
+  trays import FILE.pbn --club C --session S [--broker URL] [--replace] [--dry-run] [--json]
                                           publish a dealing machine's hand records as the session's tray records
+  trays show --club C --session S [--board N] [--broker URL] [--json]
+                                          read the session's tray records back from the broker
+  trays doctor (RECORD.pbn TABLE.pbn --board N | --record HANDS --table HANDS) [--tables T]
+                                          the moves that restore a fouled tray, and what the laws give
   director --config club.yaml             the director service: tray records, movement, results, standings, director page
-  session simulate --tables N --movement NAME [--boards-per-round B] [--broker URL] [--db FILE] [--speed X] [--seed S] [--json]
+  session simulate --tables N --movement NAME [--boards-per-round B] [--broker URL] [--db FILE] [--speed X] [--seed S] [--faults ...] [--json] [--exit]
                                           a whole club session: emulated tables through the real table path, and the director
 `;
 
