@@ -762,6 +762,9 @@ export class DirectorService {
     if (p.board !== undefined && d.name !== 'correct-tray' && !this.index.boards().includes(p.board)) {
       return `board: ${p.board} is not a tray of this session; use one of ${this.index.boards().join(', ')}`;
     }
+    if ((d.name === 'adjust-score' || d.name === 'late-play') && !this.index.get(this.tables.get(p.table!)!.no, p.board!)) {
+      return `board: table ${p.table} does not play tray ${p.board} in this schedule; its trays are ${this.index.boards().filter((b) => this.index.get(this.tables.get(p.table!)!.no, b)).join(', ')}`;
+    }
     if (d.name === 'fouled-board') {
       const all = p.groups!.flat();
       const bad = all.find((t) => !this.tables.has(t));
