@@ -61,4 +61,16 @@ describe('the director config', () => {
       await run.dispose();
     }
   });
+
+  it('tenace director --check says what the config sets up, --db replacing the store, and exits 0', async () => {
+    const file = join(dir, 'good.yaml');
+    writeFileSync(file, 'club: { id: ely }\nsession: s\nmovement: { schedule: schedule.json }\ntables: [red, blue]\n');
+    const run = startCli(['director', '--config', file, '--db', join(dir, 'x.db'), '--check']);
+    try {
+      expect(await run.exited).toBe(0);
+      expect(run.out()).toBe(`ok: club ely session s, test-cross on 2 tables (red, blue), duplicate-whist, mqtt mqtt://127.0.0.1:1883 under tenace/ely/, store sqlite:${join(dir, 'x.db')}\n`);
+    } finally {
+      await run.dispose();
+    }
+  });
 });
