@@ -22,6 +22,8 @@ function check(opts: MovementOptions): string | null {
   if (opts.tables < 2) return `tables: ${opts.tables} is too few for a mitchell; give 2 or more tables`;
   const even = evenOf(opts);
   if (even !== 'skip' && even !== 'relay') return `option even: "${even}" is not a form of mitchell; give even=skip or even=relay`;
+  // Two tables with a skip is one round: every board played once, nothing compared.
+  if (opts.tables === 2 && even === 'skip') return 'tables: 2 with even=skip is a single round in which no board is overplayed; give --option even=relay (the two tables share the boards), or use four-pairs';
   return null;
 }
 
