@@ -28,6 +28,8 @@ export interface DirectorProcess {
   url: string | null;
   configPath: string;
   pid(): number | undefined;
+  /** Why the director stopped on its own (its exit and last lines on stderr), or null while it runs or after kill(). */
+  failure(): string | null;
   /** kill -9, as a power cut would. */
   kill(): void;
   /** Start it again (after kill) on the same config and database. */
@@ -53,19 +55,33 @@ export async function startDirectorProcess(o: DirectorProcessOptions): Promise<D
   const configPath = join(o.work, 'club.yaml');
   writeFileSync(configPath, stringify(directorConfig(o, port)));
   let child: ChildProcess | null = null;
+  let failed: string | null = null;
+  let killed = false;
   const start = async () => {
+    killed = false;
+    failed = null;
     child = spawn(process.execPath, [BIN, 'director', '--config', configPath], { stdio: ['ignore', 'pipe', 'pipe'] });
     const c = child;
+    let tail = '';
     c.stdout?.on('data', (d: Buffer) => o.log.debug({ director: d.toString('utf8').trim() }, 'director'));
-    c.stderr?.on('data', (d: Buffer) => o.log.warn({ director: d.toString('utf8').trim() }, 'director'));
-    c.on('exit', (code, sig) => { if (child === c && code !== 0) o.log.warn({ code, sig }, 'director exited'); });
+    c.stderr?.on('data', (d: Buffer) => {
+      tail = (tail + d.toString('utf8')).slice(-2000);
+      o.log.warn({ director: d.toString('utf8').trim() }, 'director');
+    });
+    c.on('exit', (code, sig) => {
+      if (child !== c || killed) return;
+      failed = `the director (tenace director --config ${configPath}) stopped: ${sig ?? `exit ${code}`}${tail ? `\n${tail.trim()}` : ''}`;
+      o.log.warn({ code, sig }, 'director exited');
+    });
   };
   await start();
   return {
     url: `http://127.0.0.1:${port}/`,
     configPath,
     pid: () => child?.pid,
+    failure: () => failed,
     kill() {
+      killed = true;
       child?.kill('SIGKILL');
     },
     async restart() {
@@ -74,6 +90,7 @@ export async function startDirectorProcess(o: DirectorProcessOptions): Promise<D
     async stop() {
       const c = child;
       child = null;
+      killed = true;
       if (!c || c.exitCode !== null || c.signalCode !== null) return;
       const gone = new Promise((r) => c.once('exit', r));
       c.kill('SIGTERM');

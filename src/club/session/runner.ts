@@ -103,7 +103,11 @@ export async function runSession(opts: RunOptions): Promise<SessionOutcome> {
     });
     stack.push(() => director.stop());
     opts.onDirector?.(director);
-    await watch.until(() => watch.assignments.size >= plan.schedule.tables, waitMs, 'the director to assign the tables', opts.signal);
+    await watch.until(() => {
+      const why = director.failure();
+      if (why) throw new Error(why);
+      return watch.assignments.size >= plan.schedule.tables;
+    }, waitMs, 'the director to assign the tables', opts.signal);
     if (director.url) say(`director page at ${director.url}`);
 
     const speed = opts.speed === 'max' ? 'max' : opts.speed * REAL_EVENTS_PER_SECOND;
@@ -356,7 +360,11 @@ class SessionWatch {
 
   /** Resolves when `cond` holds (checked on every message and every 50 ms); rejects after `ms` naming `what`. */
   until(cond: () => boolean, ms: number, what: string, signal?: AbortSignal): Promise<void> {
-    if (cond()) return Promise.resolve();
+    try {
+      if (cond()) return Promise.resolve();
+    } catch (err) {
+      return Promise.reject(err);
+    }
     return new Promise((resolve, reject) => {
       const done = (err?: Error) => {
         clearTimeout(timer);
@@ -365,7 +373,13 @@ class SessionWatch {
         signal?.removeEventListener('abort', onAbort);
         if (err) reject(err); else resolve();
       };
-      const check = () => { if (cond()) done(); };
+      const check = () => {
+        try {
+          if (cond()) done();
+        } catch (err) {
+          done(err as Error);
+        }
+      };
       const onAbort = () => done(new Error('session stopped'));
       const timer = setTimeout(() => done(new Error(`timed out after ${ms / 1000} s waiting for ${what}`)), ms);
       const poll = setInterval(check, 50);
