@@ -72,7 +72,7 @@ describe.each(ENGINES)('the director on %s', (engine) => {
     const st = obs.get<ScoreReport>('club/s1/standings')!;
     expect(st.boards).toEqual([{ board: 1, results: [{ table: 1, ns: '1NS', ew: '1EW', tricks: hoyle.tricksWon }] }]);
     expect((await store.results('s1')).map((r) => r.traveller)).toEqual([{ board: 1, ns: '1NS', ew: '1EW', table: 1, round: 1, tricks: hoyle.tricksWon }]);
-    expect((await store.events('s1')).length).toBe(tables[0].journal.length);
+    await waitFor(async () => (await store.events('s1')).length === tables[0].journal.length, T, 'every event of table 1');
     // Table 1 has played its tray of round 1: round 2 is tray 2 against pair 2EW.
     await waitFor(() => obs.get<RoundAssignment>('1/assignment')?.round === 2, T, 'round 2 assignment of table 1');
     expect(obs.get<RoundAssignment>('1/assignment')).toMatchObject({ round: 2, trays: [2], ns: '1NS', ew: '2EW' });
