@@ -783,11 +783,10 @@ export class DirectorService {
 
   /** What a decision changes in memory (also run for each journaled decision at a restart). */
   private applyDecisionState(d: Decision): void {
-    const p = d.params;
     if (d.name === 'adjust-score') this.adjustments.set(`${d.params.board}:${d.params.table}`, d.params.adjusted);
     else if (d.name === 'fouled-board') this.fouledBoards.set(d.params.board, d.params.groups);
     else if (d.name === 'late-play') this.latePlays.add(`${d.params.board}:${d.params.table}`);
-    this.standingsDirty = this.standingsDirty || p !== undefined;
+    this.standingsDirty = true;
   }
 
   /** Apply a decision: its state, and the records, assignments and alerts it makes (written in its transaction). */
