@@ -277,4 +277,22 @@ describe.each(ENGINES)('the director on %s', (engine) => {
     await waitFor(async () => (await again.store.events('s1')).length === 2, T, 'the unacknowledged event, delivered again');
     expect((await again.store.events('s1')).map((e) => [e.seq, (e.event as { code?: string }).code])).toEqual([[1, 'T1'], [2, 'T9']]);
   });
+
+  it('a hand record from a dealing machine (tenace trays import, retained) is adopted, and a play with other hands is a fouled tray', async () => {
+    const { club, obs, tables, start } = await setup();
+    const rec: TrayRecord = {
+      schema: 1, type: 'tenace.tray', session: 's1', board: 1, hands: EXPECTED.hands[0].deal, dealer: 'W', rev: 1,
+      source: { kind: 'hand-record', file: 'dealer4.pbn', at: '2026-12-03T09:00:00.000Z' },
+    };
+    const pub = await mqtt.connectAsync(BROKER, { clientId: `import-${club}`, protocolVersion: 4 });
+    await pub.publishAsync(`tenace/${club}/trays/s1/1`, JSON.stringify(rec), { qos: 1, retain: true });
+    await pub.endAsync();
+    const { s, store } = await start();
+    await waitFor(async () => (await store.trays('s1')).length === 1, T, 'the imported record stored');
+    expect(s.trayRecords()).toEqual([rec]);
+    await tables[0].play([{ type: 'tray', code: 'T1' }, ...swapCards(seedHand(1, false), 'SA', 'DA')]);
+    await waitFor(() => obs.alerts.some((a) => a.kind === 'fouled-tray'), T, 'the fouled-tray alert');
+    expect(obs.alerts.find((a) => a.kind === 'fouled-tray')?.differences).toEqual(expect.arrayContaining([{ card: 'SA', record: 'S', table: 'W' }, { card: 'DA', record: 'W', table: 'S' }]));
+    expect((await store.trays('s1')).map((r) => r.source.kind)).toEqual(['hand-record']);
+  });
 });
