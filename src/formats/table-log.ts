@@ -39,6 +39,11 @@ export interface DealEvent extends Stamped {
   tables?: number;
   /** Extension: true when this is an overplay of a deal already played at another table. */
   overplay?: boolean;
+  /**
+   * Extension (Prussian whist): the card the player on the dealer's left cut from the still pack for trump. It sets
+   * the trump suit; no card is turned, and the card belongs to no hand.
+   */
+  trumpCut?: string;
 }
 
 /**
@@ -82,6 +87,8 @@ export interface RemedyEvent extends Stamped {
   seat?: Seat;
   suit?: string;
   card?: string;
+  /** Extension: with `points`, whether three points are added to the adversaries' score or taken from the revoking side's (Mort, English penalty). */
+  points?: 'add' | 'deduct';
 }
 
 /** Extension (Humbug): the player exchanges his hand for the one on his right before the first lead. */
@@ -96,11 +103,18 @@ export interface UndoEvent extends Stamped { type: 'undo'; target: number }
 /** Extension (bridge): the contract reached in the auction, set after the deal event and before the opening lead. */
 export interface ContractEvent extends Stamped { type: 'contract'; contract: string }
 
+/**
+ * Extension (English Law 7): a player calls honours at the end of the hand: `count` honours (2 to 4) or the `cards`
+ * themselves, held by his side (by himself in the two-handed games). Before the trump of the next deal is turned, a
+ * call belongs to the deal just played (Eng. 6).
+ */
+export interface HonoursEvent extends Stamped { type: 'honours'; seat: Seat; count?: number; cards?: string[] }
+
 /** Extension: the deal in progress is abandoned (a new deal is required); its play so far is kept but not scored. */
 export interface AbandonEvent extends Stamped { type: 'abandon'; reason?: string }
 
 export type TableEvent =
-  | DealEvent | PlaceEvent | LiftEvent | TrayEvent | ClaimEvent | RemedyEvent | ExchangeEvent | UndoEvent | ContractEvent | AbandonEvent;
+  | DealEvent | PlaceEvent | LiftEvent | TrayEvent | ClaimEvent | RemedyEvent | ExchangeEvent | UndoEvent | ContractEvent | AbandonEvent | HonoursEvent;
 
 export interface LogError { line: number; message: string }
 
@@ -173,6 +187,7 @@ export function validateTableEvent(o: unknown): string | null {
       if (e.seats !== undefined && !(Array.isArray(e.seats) && e.seats.length >= 2 && e.seats.every(isSeat))) return '"seats" must list at least two seats';
       if (e.tables !== undefined && !(Number.isInteger(e.tables) && (e.tables as number) >= 1)) return '"tables" must be a positive integer';
       if (e.overplay !== undefined && typeof e.overplay !== 'boolean') return '"overplay" must be true or false';
+      if (e.trumpCut !== undefined) { const x = cardField(e, 'trumpCut'); if (x) return x; }
       return null;
     }
     case 'place':
@@ -199,12 +214,29 @@ export function validateTableEvent(o: unknown): string | null {
       if (e.seat !== undefined) { const y = seatField(e, 'seat'); if (y) return y; }
       if (e.suit !== undefined && (typeof e.suit !== 'string' || suitIndex(e.suit) < 0)) return '"suit" must be S, H, D or C';
       if (e.card !== undefined) { const y = cardField(e, 'card'); if (y) return y; }
+      if (e.points !== undefined && (e.remedy !== 'points' || (e.points !== 'add' && e.points !== 'deduct'))) return '"points" must be "add" or "deduct", with "remedy": "points"';
+      return null;
+    }
+    case 'honours': {
+      const x = seatField(e, 'seat');
+      if (x) return x;
+      if (e.count === undefined && e.cards === undefined) return '"honours" needs "count" (2-4) or "cards" (the honours held, e.g. ["HA","HK","HQ"])';
+      if (e.count !== undefined && !(Number.isInteger(e.count) && (e.count as number) >= 2 && (e.count as number) <= 4)) return '"count" must be 2, 3 or 4 honours';
+      if (e.cards !== undefined) {
+        if (!Array.isArray(e.cards) || e.cards.length < 2 || e.cards.length > 4) return '"cards" must list 2 to 4 honours, e.g. ["HA","HK","HQ"]';
+        for (const c of e.cards) {
+          const r = typeof c === 'string' ? tryParseCard(c) : null;
+          if (!r?.ok) return `"cards": ${shown(c)} is not a card such as "HA"`;
+          if (r.value % 13 < 9) return `"cards": ${shown(c)} is not an honour (A, K, Q or J)`;
+        }
+      }
+      if (e.count !== undefined && Array.isArray(e.cards) && e.cards.length !== e.count) return '"count" and the number of "cards" differ';
       return null;
     }
     case 'exchange':
       return seatField(e, 'seat');
     default:
-      return `"type" must be one of deal, place, lift, tray, claim, remedy, exchange, undo, contract, abandon (got ${shown(e.type)})`;
+      return `"type" must be one of deal, place, lift, tray, claim, remedy, exchange, undo, contract, abandon, honours (got ${shown(e.type)})`;
   }
 }
 

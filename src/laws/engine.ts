@@ -1,9 +1,9 @@
 // The rules engine: a pure fold over table-log events. `Table` is the readable API
 // (table.play('E', 'D3'), table.whoseTurn()); `replay` folds a whole log into the DESIGN §5 result.
-import { type Seat, SEATS, seatIndex } from '../cards/seat.js';
-import { cardCode, formatCard, suitOf } from '../cards/card.js';
-import { formatHand } from '../cards/hand.js';
-import type { DealEvent, RemedyEvent, TableEvent } from '../formats/table-log.js';
+import { type Seat, type Side, SEATS, seatIndex } from '../cards/seat.js';
+import { cardCode, formatCard, parseCard, suitOf } from '../cards/card.js';
+import { formatHand, handCards } from '../cards/hand.js';
+import type { DealEvent, HonoursEvent, RemedyEvent, TableEvent } from '../formats/table-log.js';
 import type { PendingPenalty } from './code.js';
 import { CODES } from './codes/index.js';
 import { DealPlay } from './deal-play.js';
@@ -28,6 +28,47 @@ export interface TrickView {
 
 const NONE: Finding[] = [];
 
+/** Extension (issue 9): an honours call (English Law 7) as the table checked it against the cards it saw. */
+export interface HonoursClaim {
+  seat: Seat;
+  /** The caller's side; in the two-handed games NS stands for the first seat in play and EW for the second. */
+  side: Side;
+  count?: number;
+  cards?: string[];
+  seq?: number;
+  /** `false`: the cards seen contradict the call; `unchecked`: the table did not see enough to tell. */
+  verdict: 'true' | 'false' | 'unchecked';
+  law: string;
+  message: string;
+}
+
+/** Extension (issue 9): a revoke penalty chosen by the adversaries (a `remedy` of `tricks` or `points`). */
+export interface PenaltyChoice { remedy: 'tricks' | 'points'; by: Seat; points?: 'add' | 'deduct' }
+
+/**
+ * Extension (issue 9): what the score keeper needs of a deal beyond DESIGN §5. It names the honours each seat held,
+ * unplayed ones included when the tray was known: it is for the keeper and the director, never for a public topic.
+ */
+export interface DealFacts {
+  board?: number;
+  variant: string;
+  dealer: Seat;
+  seats: Seat[];
+  dummies: Seat[];
+  /** The trump suit letter, or null when none is known. */
+  trump: string | null;
+  /** The turned trump card, when one was turned. */
+  turned?: string;
+  /** Prussian whist: the card cut for trump. */
+  trumpCut?: string;
+  /** Trump honours (A K Q J) each seat in play is known to have held. */
+  honoursHeld: Partial<Record<Seat, string[]>>;
+  /** True when every honour of every seat in play is known (tray record, or every card played). */
+  honoursComplete: boolean;
+  claims: HonoursClaim[];
+  penalties: PenaltyChoice[];
+}
+
 /** A card table under the laws: fold events in, ask questions of the state. */
 export class Table {
   private readonly opts: TableOptions;
@@ -37,6 +78,11 @@ export class Table {
   /** The events of the deal in progress, its deal event first: an undo folds them again. */
   private dealEvents: TableEvent[] = [];
   private readonly keepEvents: boolean;
+  /** Issue 9: facts of each closed deal, parallel to `done`; calls and penalty choices of the deal in progress. */
+  private readonly doneFacts: DealFacts[] = [];
+  private curClaims: HonoursEvent[] = [];
+  private curPenalties: PenaltyChoice[] = [];
+  private curDeal: DealEvent | null = null;
 
   constructor(opts: TableOptions = {}) {
     this.opts = opts;
@@ -54,6 +100,7 @@ export class Table {
       this.undo(ev.target);
       return NONE;
     }
+    if (ev.type === 'honours') return this.honours(ev);
     if (ev.type === 'abandon') {
       if (this.current) this.current.abandoned = ev.reason ?? 'abandoned';
       this.close();
@@ -66,7 +113,10 @@ export class Table {
       case 'place': d.place(seatIndex(ev.seat), ev.card, ev.seq, ev.tag, ev.orderUnknown === true); break;
       case 'lift': d.lift(seatIndex(ev.seat), ev.card, ev.seq, ev.orderUnknown === true); break;
       case 'claim': d.claimTricks(seatIndex(ev.seat), ev.tricks, ev.seq); break;
-      case 'remedy': this.remedy(ev); break;
+      case 'remedy':
+        if (ev.remedy === 'tricks' || ev.remedy === 'points') this.curPenalties.push({ remedy: ev.remedy, by: ev.by, ...(ev.points ? { points: ev.points } : {}) });
+        this.remedy(ev);
+        break;
       case 'exchange': d.exchange(seatIndex(ev.seat)); break;
       case 'contract': d.setContract(ev.contract); break;
     }
@@ -80,12 +130,17 @@ export class Table {
     const dealEv: DealEvent = { ...ev, type: 'deal' };
     this.current = this.startDeal(dealEv);
     this.dealEvents = [dealEv];
+    this.curDeal = dealEv;
+    this.curClaims = [];
+    this.curPenalties = [];
     return this.current.findings.slice();
   }
 
   private startDeal(ev: DealEvent): DealPlay {
     const variant = getVariant(this.opts.forceVariant ?? ev.variant ?? this.opts.variant ?? 'duplicate-whist');
-    return new DealPlay(ev, variant, CODES[variant.code]);
+    // Prussian whist: the card cut from the still pack fixes the trump suit; no card is turned (issue 9).
+    const play = ev.trumpCut && !ev.trump ? { ...ev, trump: formatCard(parseCard(ev.trumpCut))[0] } : ev;
+    return new DealPlay(play, variant, CODES[variant.code]);
   }
 
   /**
@@ -98,6 +153,7 @@ export class Table {
     const events = this.dealEvents.filter((_, k) => k !== i);
     this.current = this.startDeal(events[0] as DealEvent);
     this.dealEvents = [events[0]];
+    this.curPenalties = [];
     for (const e of events.slice(1)) this.apply(e);
     return null;
   }
@@ -208,11 +264,78 @@ export class Table {
     return this.done.slice();
   }
 
+  /** Issue 9: the facts of all deals for the score keeper, the one in progress closed at its current point. */
+  facts(): DealFacts[] {
+    this.close();
+    return this.doneFacts.slice();
+  }
+
+  /** Issue 9: the facts of the deal in progress so far (its calls checked against the cards seen), or null. */
+  currentFacts(): DealFacts | null {
+    return this.current ? this.dealFacts(this.current) : null;
+  }
+
+  /** Issue 9: the results of the deals already closed, without closing the one in progress (for a live score). */
+  finishedResults(): DealResult[] {
+    return this.done.slice();
+  }
+
+  /** Issue 9: the facts of the deals already closed, parallel to finishedResults(). */
+  finishedFacts(): DealFacts[] {
+    return this.doneFacts.slice();
+  }
+
+  /**
+   * An honours call (English Law 7). Until the trump of the following deal is turned (Eng. 6) it belongs to the deal
+   * just played; otherwise to the deal in progress, checked when it closes.
+   */
+  private honours(ev: HonoursEvent): Finding[] {
+    const d = this.current;
+    const prev = this.doneFacts[this.doneFacts.length - 1];
+    if (prev && (!d || (d.flatCards.length === 0 && d.turned < 0))) {
+      prev.claims.push(checkClaim(prev, ev));
+    } else if (d) {
+      this.curClaims.push(ev);
+    }
+    // The verdict is the score keeper's (DealFacts.claims); a false call is not an irregularity of the play.
+    return NONE;
+  }
+
   private close(): void {
     if (!this.current) return;
     this.current.finish();
     this.done.push(this.current.result());
+    this.doneFacts.push(this.dealFacts(this.current));
     this.current = null;
+    this.curDeal = null;
+    this.curClaims = [];
+    this.curPenalties = [];
+  }
+
+  /** The facts of a deal at its close: trump, honours seen, calls checked, penalty choices. */
+  private dealFacts(d: DealPlay): DealFacts {
+    const ev = this.curDeal ?? { type: 'deal' as const };
+    const trump = d.trump < 0 ? null : 'SHDC'[d.trump];
+    const held: Partial<Record<Seat, string[]>> = {};
+    const isHonour = (c: number) => d.trump >= 0 && suitOf(c) === d.trump && c % 13 >= 9;
+    for (const s of d.seats) {
+      const cards = new Set<number>();
+      d.flatSeats.forEach((x, i) => { if (x === s && isHonour(d.flatCards[i])) cards.add(d.flatCards[i]); });
+      if (d.hands) for (const c of handCards(d.hands[s])) if (isHonour(c)) cards.add(c);
+      // The turned card is the dealer's (not in Thirteen and the Odd, where it "belongs to neither player").
+      if (d.turned >= 0 && s === d.dealer && d.variant.trumpCardToDealer && isHonour(d.turned)) cards.add(d.turned);
+      held[SEATS[s]] = [...cards].sort((a, b) => b - a).map(formatCard);
+    }
+    const facts: DealFacts = {
+      variant: d.variant.name, dealer: SEATS[d.dealer], seats: d.seats.map((s) => SEATS[s]), dummies: [...d.dummies].map((s) => SEATS[s]),
+      trump, honoursHeld: held, honoursComplete: trump !== null && (d.hands !== null || d.seats.every((s) => d.playedCount[s] >= 13)),
+      claims: [], penalties: this.curPenalties.slice(),
+    };
+    if (d.board !== undefined) facts.board = d.board;
+    if (d.turned >= 0) facts.turned = formatCard(d.turned);
+    if (ev.trumpCut) facts.trumpCut = formatCard(parseCard(ev.trumpCut));
+    for (const c of this.curClaims) facts.claims.push(checkClaim(facts, c));
+    return facts;
   }
 
   private ensureDeal(): DealPlay {
@@ -220,6 +343,41 @@ export class Table {
     return this.current!;
   }
 
+}
+
+/** The side key of a seat: N-S or E-W; in the two-handed games NS is the first seat in play, EW the second. */
+function sideOfSeat(f: DealFacts, seat: Seat): Side {
+  if (f.seats.length === 2) return f.seats[0] === seat ? 'NS' : 'EW';
+  return seat === 'N' || seat === 'S' ? 'NS' : 'EW';
+}
+
+/** Check an honours call against the honours the table saw (English Law 7: honours "must be called"). */
+export function checkClaim(f: DealFacts, ev: HonoursEvent): HonoursClaim {
+  const side = sideOfSeat(f, ev.seat);
+  const base = { seat: ev.seat, side, law: 'Eng. 7', ...(ev.count !== undefined ? { count: ev.count } : {}), ...(ev.cards ? { cards: ev.cards.map((c) => formatCard(parseCard(c))) } : {}), ...(ev.seq !== undefined ? { seq: ev.seq } : {}) };
+  const count = ev.count ?? ev.cards?.length ?? 0;
+  const mine = f.seats.filter((s) => sideOfSeat(f, s) === side).flatMap((s) => f.honoursHeld[s] ?? []);
+  const theirs = f.seats.filter((s) => sideOfSeat(f, s) !== side).flatMap((s) => f.honoursHeld[s] ?? []);
+  const who = f.seats.length === 2 ? ev.seat : side;
+  const no = (message: string): HonoursClaim => ({ ...base, verdict: 'false', message });
+  if (f.trump === null) return { ...base, verdict: 'unchecked', message: 'no trump known: the call cannot be checked' };
+  for (const c of base.cards ?? []) {
+    if (c[0] !== f.trump) return no(`${ev.seat} called ${c}, which is not an honour of the trump suit (${f.trump})`);
+    if (theirs.includes(c)) return no(`${ev.seat} called ${c}, but the adversaries held it`);
+    if (f.honoursComplete && !mine.includes(c)) return no(`${ev.seat} called ${c}, but ${who} did not hold it`);
+  }
+  if (f.honoursComplete && mine.length < count) return no(`${ev.seat} called ${count} honours, but ${who} held ${mine.length}${mine.length ? ` (${mine.join(' ')})` : ''}`);
+  if (theirs.length > 4 - count) return no(`${ev.seat} called ${count} honours, but the adversaries held ${theirs.length} (${theirs.join(' ')})`);
+  if (f.honoursComplete || mine.length >= count) return { ...base, verdict: 'true', message: `${who} held ${mine.join(' ')}` };
+  return { ...base, verdict: 'unchecked', message: `the table saw ${mine.length} of the ${count} honours called` };
+}
+
+/** Issue 9: fold a table log into the DESIGN §5 result and, parallel to its deals, the facts the score keeper needs. */
+export function replayWithFacts(events: readonly TableEvent[], opts: TableOptions = {}): ReplayResult & { facts: DealFacts[] } {
+  const t = new Table({ keepEvents: events.some((e) => e.type === 'undo'), ...opts });
+  for (const e of events) t.apply(e);
+  const deals = t.results();
+  return { deals, facts: t.facts() };
 }
 
 /** Fold a whole table log (one or more deals) into the DESIGN §5 result. */

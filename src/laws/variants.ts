@@ -7,6 +7,11 @@ export const VARIANTS: Readonly<Record<string, VariantDescriptor>> = {
   'duplicate-whist': { name: 'duplicate-whist', seats: FOUR, dummies: [], trump: 'turned', trumpCardToDealer: true, firstLeader: 'dealer-left', code: 'duplicate-whist' },
   whist: { name: 'whist', seats: FOUR, dummies: [], trump: 'turned', trumpCardToDealer: true, firstLeader: 'dealer-left', code: 'american' },
   'english-whist': { name: 'english-whist', seats: FOUR, dummies: [], trump: 'turned', trumpCardToDealer: true, firstLeader: 'dealer-left', code: 'english' },
+  // Prussian whist (seed 001): "instead of turning up the last card for trump, the player to the left of the dealer
+  // cuts a trump from the still pack": the deal event's `trumpCut` gives the suit; the card belongs to no hand.
+  'prussian-whist': { name: 'prussian-whist', seats: FOUR, dummies: [], trump: 'declared', trumpCardToDealer: false, firstLeader: 'dealer-left', code: 'english' },
+  // Favourite whist (seed 001): played as English whist; only the score differs (src/laws/score/favourite.ts).
+  'favourite-whist': { name: 'favourite-whist', seats: FOUR, dummies: [], trump: 'turned', trumpCardToDealer: true, firstLeader: 'dealer-left', code: 'english' },
   // English Dummy: three players; the dummy's partner plays both hands. Default dummy N, overridable per deal.
   'english-dummy': { name: 'english-dummy', seats: FOUR, dummies: ['N'], trump: 'turned', trumpCardToDealer: true, firstLeader: 'dealer-left', code: 'english-dummy' },
   // Double Dummy: two players, each with a dummy on his left... by default N and E are the dummies of S and W.
