@@ -356,8 +356,9 @@ export function checkClaim(f: DealFacts, ev: HonoursEvent): HonoursClaim {
   const side = sideOfSeat(f, ev.seat);
   const base = { seat: ev.seat, side, law: 'Eng. 7', ...(ev.count !== undefined ? { count: ev.count } : {}), ...(ev.cards ? { cards: ev.cards.map((c) => formatCard(parseCard(c))) } : {}), ...(ev.seq !== undefined ? { seq: ev.seq } : {}) };
   const count = ev.count ?? ev.cards?.length ?? 0;
-  const mine = f.seats.filter((s) => sideOfSeat(f, s) === side).flatMap((s) => f.honoursHeld[s] ?? []);
-  const theirs = f.seats.filter((s) => sideOfSeat(f, s) !== side).flatMap((s) => f.honoursHeld[s] ?? []);
+  const byRank = (a: string, b: string) => parseCard(b) - parseCard(a);
+  const mine = f.seats.filter((s) => sideOfSeat(f, s) === side).flatMap((s) => f.honoursHeld[s] ?? []).sort(byRank);
+  const theirs = f.seats.filter((s) => sideOfSeat(f, s) !== side).flatMap((s) => f.honoursHeld[s] ?? []).sort(byRank);
   const who = f.seats.length === 2 ? ev.seat : side;
   const no = (message: string): HonoursClaim => ({ ...base, verdict: 'false', message });
   if (f.trump === null) return { ...base, verdict: 'unchecked', message: 'no trump known: the call cannot be checked' };

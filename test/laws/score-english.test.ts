@@ -124,13 +124,18 @@ describe('English whist: the revoke takes precedence (Eng. 5)', () => {
     expect(t.deals[1].items[0]).toMatchObject({ side: 'EW', what: 'revoke', points: -1 });
   });
 
-  it('a call the table proved false is a finding under Eng. 7 and is not scored', () => {
+  it('a call the table proved false is a finding under Eng. 7; the honours the cards show are counted (Eng. 11: "If an erroneous score be proved, such mistake can be corrected")', () => {
+    const three = deal({ ns: 6, honours: 3 });
+    three.calls = [{ side: 'NS', seat: 'N', count: 4, verdict: 'false', message: 'N called 4 honours, but NS held 3' }];
+    const t = keep(startScore(R), three).score;
+    expect(t.findings.map((f) => f.kind)).toEqual(['false-honours-claim']);
+    expect(t.points).toEqual({ NS: 2, EW: 1 });
     const d = deal({ ns: 6, honours: 2 });
     d.calls = [{ side: 'NS', seat: 'N', count: 4, verdict: 'false', message: 'N called 4 honours, but NS held 2 (HA HK)' }];
     const s = keep(startScore(R), d).score;
     expect(s.findings).toEqual([{ kind: 'false-honours-claim', seat: 'N', side: 'NS', board: undefined, law: 'Eng. 7', message: 'N called 4 honours, but NS held 2 (HA HK)' }]);
     expect(s.points).toEqual({ NS: 0, EW: 1 });
-    expect(s.deals[0].honours.called).toEqual([]);
+    expect(s.deals[0].honours.called).toEqual(['NS']);
   });
 
   it('the fold is pure: the state passed in is left as it was', () => {

@@ -150,11 +150,14 @@ function tournee(played: number, of: number): NonNullable<Score['tournee']> {
 function scoreHonours(r: ScoreRules, deal: FinishedDeal, line: DealLine, start: { NS: number; EW: number }, mult: number,
   mark: (side: Side, pts: number, what: 'honours', law: string, note?: string) => void): void {
   const calls = deal.calls ?? [];
-  const called = SIDES.filter((x) => calls.some((c) => c.side === x && c.verdict !== 'false'));
+  // A side that called has called (Eng. 7), even if it called the wrong number: the table counts the cards it saw, as
+  // markers are corrected when "an erroneous score be proved" (Eng. 11); the false call is a finding all the same.
+  const called = SIDES.filter((x) => calls.some((c) => c.side === x));
   line.honours.called = called;
   let held = deal.honours ?? null;
   if (!held) {
-    // The table did not see the honours: a call nobody could check is scored as called, as at a table of markers.
+    // The table did not see the honours: a call nobody could check is scored as called, as at a table of markers;
+    // one the cards already contradict scores nothing.
     const claimed = (x: Side) => calls.find((c) => c.side === x && c.verdict !== 'false' && c.count !== undefined)?.count ?? 0;
     if (!called.length) return;
     held = { NS: claimed('NS'), EW: claimed('EW') };
