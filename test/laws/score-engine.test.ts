@@ -158,3 +158,27 @@ describe('the revoke penalty in points (a remedy of "points", with "add" or "ded
     expect(d.dummyPartner).toBe('S');
   });
 });
+
+describe('Humbug through the engine: honours per player, the dead hands count for nobody', () => {
+  it('"if one player has only one honour, or none, the other counts 2 points for two honours": N holds two, S one, a dead hand the fourth', () => {
+    // North and South play; East's and West's hands lie dead (East's holds the HJ).
+    const hands = 'N:98765432.AK.432. .JT9876543.AKQJ. AKQJT.Q2.T98765. ...AKQJT98765432';
+    const t = new Table();
+    t.apply({ type: 'deal', board: 1, variant: 'humbug', dealer: 'S', seats: ['N', 'S'], hands });
+    for (const e of [
+      { type: 'place', seat: 'S', card: 'H2' }, { type: 'lift', seat: 'S', card: 'H2' }, // S deals and turns the H2
+      { type: 'place', seat: 'N', card: 'S2' }, { type: 'place', seat: 'S', card: 'ST' }, // the dealer's adversary leads
+      { type: 'claim', seat: 'S', tricks: 6 },
+      { type: 'honours', seat: 'N', count: 2 },
+    ] as const) t.apply(e);
+    const [r] = t.results();
+    const [f] = t.facts();
+    expect(r.findings).toEqual([]);
+    expect(r.tricksWon).toEqual({ NS: 6, EW: 7 });
+    expect(f.honoursHeld).toEqual({ N: ['HA', 'HK'], S: ['HQ'] });
+    expect(f.claims[0]).toMatchObject({ seat: 'N', side: 'NS', verdict: 'true', message: 'N held HA HK' });
+    const s = scoreOf([r], [f])!;
+    expect(s.game).toBe('humbug');
+    expect(s.deals[0].items.map((i) => `${i.side} ${i.what} ${i.points}`)).toEqual(['EW tricks 1', 'NS honours 2']);
+  });
+});
