@@ -48,6 +48,8 @@ export interface SimulationOptions {
   session?: string;
   /** More config lines (YAML) for the table, e.g. the club settings of a session. */
   extraConfig?: string[];
+  /** MQTT protocol of the feed: 4 for a broker without MQTT 5 (an embedded aedes started elsewhere); default 5 with `broker`. */
+  protocolVersion?: 4 | 5;
   /** The embargo policy of the table's public feed; default `live`. */
   embargo?: 'live' | 'deal-end' | 'tray-complete';
 }
@@ -206,7 +208,7 @@ async function startIn(journal: string, faults: FaultPlan | undefined, opts: Sim
     throw new Error(`simulation config: ${formatConfigErrors(parsed.errors)}`);
   }
 
-  const controller = new Controller({ config: parsed.config, log: opts.log, watchdog: noWatchdog, binding: lines.binding });
+  const controller = new Controller({ config: parsed.config, log: opts.log, watchdog: noWatchdog, binding: lines.binding, protocolVersion: opts.protocolVersion });
   const emulator = new FirmwareEmulator({ readers: 4, faults });
   const scanner = new ScannerEmulator({ terminator: 'cr' });
   try {

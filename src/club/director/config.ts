@@ -25,7 +25,7 @@ export interface DirectorConfig {
   movement: { name: string; tables: number; boardsPerRound?: number; options?: Record<string, string | number | boolean>; schedule?: string };
   /** Table ids in schedule order: tables[k] is table number k+1 of the schedule. Default "1".."N". */
   tables: string[];
-  mqtt: { url: string; username?: string; password?: string; passwordFile?: string; clientId?: string; keepalive: number; baseTopic: string };
+  mqtt: { url: string; username?: string; password?: string; passwordFile?: string; clientId?: string; keepalive: number; baseTopic: string; protocolVersion: 4 | 5 };
   /** `sqlite:PATH` or `postgres://...`. */
   store: { url: string };
   http: { enabled: boolean; host: string; port: number };
@@ -84,6 +84,10 @@ export const directorConfigSchema = {
         passwordFile: { type: 'string', minLength: 1, fix: 'must be the path of a file whose first line is the MQTT password' },
         clientId: { type: 'string', minLength: 1, maxLength: 128, fix: 'must be 1-128 characters (default: tenace-director-<club>-<session>-<store id>, which names the director\'s persistent session)' },
         keepalive: { type: 'integer', minimum: 0, maximum: 65535, default: 30, fix: 'must be a whole number of seconds from 0 to 65535' },
+        protocolVersion: {
+          type: 'integer', enum: [4, 5], default: 5,
+          fix: 'must be 5 (MQTT 5: Mosquitto, EMQX) or 4 (MQTT 3.1.1, for a broker without MQTT 5, such as the embedded aedes)',
+        },
         baseTopic: {
           type: 'string', pattern: '^[^/+#\\s]+(/[^/+#\\s]+)*$', default: 'tenace',
           fix: 'must be one or more topic levels without "+", "#", spaces or a leading or trailing "/", e.g. "tenace"',

@@ -298,10 +298,12 @@ export class DirectorService {
     const o: IClientOptions = {
       clientId: this.clientId,
       // A persistent session: what the tables publish while the director is down waits for it at the broker (a week,
-      // longer than any session). MQTT 5, because mqtt.js honours customHandleAcks only on MQTT 5.
+      // longer than any session, on MQTT 5; on MQTT 3.1.1 a persistent session lasts until the broker drops it).
+      // customHandleAcks holds each PUBACK until the commit on either protocol.
       clean: false,
-      protocolVersion: 5,
-      properties: { sessionExpiryInterval: 7 * 24 * 3600 },
+      ...(this.c.mqtt.protocolVersion === 4
+        ? { protocolVersion: 4 as const }
+        : { protocolVersion: 5 as const, properties: { sessionExpiryInterval: 7 * 24 * 3600 } }),
       keepalive: this.c.mqtt.keepalive,
       reconnectPeriod: 1000,
       username: this.c.mqtt.username,
@@ -312,6 +314,14 @@ export class DirectorService {
     };
     const client = mqtt.connect(this.c.mqtt.url, o);
     this.client = client;
+    if (this.c.mqtt.protocolVersion === 4) {
+      // mqtt.js calls customHandleAcks on MQTT 5 only; on 3.1.1 its documented hook is handleMessage, which it awaits
+      // before it sends the PUBACK of a QoS 1 message: persist there instead.
+      client.handleMessage = (packet, callback) => {
+        if (packet.cmd !== 'publish' || packet.qos === 0) return callback();
+        this.enqueue(() => this.handle(packet.topic, packet.payload as Buffer)).then(() => callback(), (err: Error) => callback(err));
+      };
+    }
     client.on('connect', (ack) => {
       this.log.info({ url: this.c.mqtt.url, sessionPresent: ack.sessionPresent }, 'director: connected');
       const p = this.prefix;

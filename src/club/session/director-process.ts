@@ -17,6 +17,8 @@ export interface DirectorProcessOptions {
   variant: string;
   schedule: Schedule;
   broker: string;
+  /** 4 for a broker without MQTT 5 (the embedded aedes). */
+  protocolVersion?: 4 | 5;
   db: string;
   /** 0: a free port. */
   httpPort: number;
@@ -108,10 +110,10 @@ export function directorConfig(o: DirectorProcessOptions, port: number): Record<
     session: o.session,
     variant: o.variant,
     movement: { name: o.schedule.movement, tables: o.schedule.tables, boardsPerRound: o.schedule.boardsPerRound, ...(o.schedule.options ? { options: o.schedule.options } : {}) },
-    mqtt: { url: o.broker },
+    mqtt: { url: o.broker, ...(o.protocolVersion ? { protocolVersion: o.protocolVersion } : {}) },
     store: { url: `sqlite:${o.db}` },
     http: { host: '127.0.0.1', port },
-    log: { level: 'warn' },
+    log: { level: process.env.TENACE_DIRECTOR_LOG ?? 'warn' },
   };
 }
 

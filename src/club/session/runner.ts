@@ -99,6 +99,8 @@ export async function runSession(opts: RunOptions): Promise<SessionOutcome> {
 
     const director = await startDirectorProcess({
       work, club, session: plan.session, variant: plan.variant, schedule: plan.schedule, broker: url, db: opts.db ?? join(work, 'club.db'),
+      // The embedded aedes speaks MQTT 3.1.1 only.
+      protocolVersion: opts.broker ? undefined : 4,
       httpPort: opts.httpPort, log: opts.log,
     });
     stack.push(() => director.stop());
@@ -116,7 +118,7 @@ export async function runSession(opts: RunOptions): Promise<SessionOutcome> {
       const journal = join(work, 'tables', String(t));
       const start = () => startSimulation({
         broker: url, club, table: String(t), session: plan.session, events: [], speed, httpPort: 0, log: opts.log.child({ table: t }),
-        serial: opts.serial, autoplay: false, embargo: 'tray-complete', journal,
+        serial: opts.serial, autoplay: false, embargo: 'tray-complete', journal, protocolVersion: opts.broker ? undefined : 4,
       });
       const handle: TableHandle = {
         sim: await start(),
