@@ -128,7 +128,10 @@ export function keep(state: KeeperState, deal: FinishedDeal): KeeperState {
       const rb = rubberRecord(r, s.games, gw, deal);
       line.rubber = rb;
       s.rubbers.push(rb);
-      s.totals[gw] += Math.max(0, rb.value);
+      // The progressive rubber is a difference of scores: should the losers of the rubber have outscored its winners,
+      // the difference is theirs.
+      if (rb.value >= 0) s.totals[gw] += rb.value;
+      else s.totals[loser] -= rb.value;
       if (rb.concession && rb.value <= 0) line.notes.push('the dummy\'s partner won the rubber but his concession leaves him nothing');
       s.games = [];
       s.gamesWon = { NS: 0, EW: 0 };
