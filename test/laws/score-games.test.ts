@@ -56,6 +56,8 @@ describe('English Dummy', () => {
   it('"whereas his adversaries may win a rubber of nine"', () => {
     const s = last(C, [{ ns: 2, dummyPartner: dp }, { ns: 2, dummyPartner: dp }]).score;
     expect(s.rubbers[0]).toMatchObject({ winner: 'EW', value: 9 });
+    // "Dummy's partner must pay to, or receive from each adversary the amount agreed."
+    expect(s.rubbers[0].stakes).toEqual({ S: -18, W: 9, E: 9 });
   });
 
   it('"and must win at least two"', () => {
@@ -94,6 +96,13 @@ describe('Mort', () => {
     expect(st[1].score.points).toEqual({ NS: 4, EW: 3 });
     expect(st[2].score.deals[2].game).toMatchObject({ winner: 'NS', value: 9, score: { NS: 9, EW: 3 }, vivant: 'S' });
     expect(st[2].score.totals).toEqual({ NS: 9, EW: 0 });
+  });
+
+  it('"In Mort the stake is a unit, so much a point"; "The Vivant must pay or receive double, as he has to settle with each adversary"', () => {
+    const won = last(R, [{ ns: 10, dummyPartner: 'S' }, { ns: 4, dummyPartner: 'S' }, { ns: 11, dummyPartner: 'S' }]).score;
+    expect(won.deals[2].game!.stakes).toEqual({ S: 18, W: -9, E: -9 });
+    const lost = last(R, [{ ns: 0, dummyPartner: 'S' }]).score;
+    expect(lost.deals[0].game).toMatchObject({ winner: 'EW', value: 7, stakes: { S: -14, W: 7, E: 7 } });
   });
 
   it('"the side that has taken any tricks in excess of the book scores them, their opponents counting nothing"; no honours', () => {

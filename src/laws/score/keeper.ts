@@ -1,6 +1,6 @@
 // The score keeper: a pure fold over finished deals (no I/O, no clock), as a person keeping markers would score
 // them. `keep(state, deal)` returns a new state; `state.score` is the readable Score.
-import type { Side } from '../../cards/seat.js';
+import type { Seat, Side } from '../../cards/seat.js';
 import { americanGameValue } from './american.js';
 import { englishGameValue, whistHonours } from './english.js';
 import { PROGRESSIVE } from './favourite.js';
@@ -111,7 +111,10 @@ export function keep(state: KeeperState, deal: FinishedDeal): KeeperState {
     const value = r.gameValue === 'english' ? englishGameValue(r.gamePoints, s.points[loser])
       : r.gameValue === 'american' ? americanGameValue(r.gamePoints, s.points[loser]) : s.points[gw];
     const g: GameRecord = { winner: gw, value, score: { ...s.points }, board: deal.board, law: r.laws.value };
-    if (r.game === 'mort' && deal.dummyPartner) g.vivant = deal.dummyPartner;
+    if (r.game === 'mort' && deal.dummyPartner) {
+      g.vivant = deal.dummyPartner;
+      g.stakes = settle(deal.dummyPartner, gw, value);
+    }
     line.game = g;
     s.games.push(g);
     s.gamesWon[gw]++;
@@ -204,6 +207,7 @@ function rubberRecord(r: ScoreRules, games: GameRecord[], winner: Side, deal: Fi
   let value = won + rubberPoints - deducted;
   const rec: RubberRecord = { winner, games, rubberPoints, deducted, value, law: r.laws.rubber };
   if (deal.dummyPartner) rec.dummyPartner = deal.dummyPartner;
+  if (r.game === 'english-dummy' && deal.dummyPartner) rec.stakes = settle(deal.dummyPartner, winner, Math.abs(value));
   if (r.continuousDummy && deal.dummyPartner) {
     // English Dummy: "one player shall take dummy continuously, on condition that he concedes to his adversaries one
     // point in each rubber" — his rubber is one less, theirs one more.
@@ -212,8 +216,21 @@ function rubberRecord(r: ScoreRules, games: GameRecord[], winner: Side, deal: Fi
     value += winner === to ? 1 : -1;
     rec.concession = { to, points: 1 };
     rec.value = value;
+    if (rec.stakes) rec.stakes = settle(deal.dummyPartner, winner, value);
   }
   return rec;
+}
+
+/**
+ * The settlement of a game or rubber played by one living player with a dummy against two adversaries: he settles
+ * with each of them, so he wins or pays double (Mort: Stakes; English Dummy: Stakes).
+ */
+function settle(living: Seat, winner: Side, value: number): Partial<Record<Seat, number>> {
+  const seats: Seat[] = ['N', 'E', 'S', 'W'];
+  const i = seats.indexOf(living);
+  const mine: Side = i % 2 === 0 ? 'NS' : 'EW';
+  const v = winner === mine ? value : -value;
+  return { [living]: 2 * v, [seats[(i + 1) % 4]]: -v, [seats[(i + 3) % 4]]: -v };
 }
 
 /** Fold a list of finished deals from a fresh sheet. */

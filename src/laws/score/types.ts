@@ -108,6 +108,8 @@ export interface GameRecord {
   board?: number;
   /** Mort: the Vivant of the game (the dummy's partner), who pays or receives double. */
   vivant?: Seat;
+  /** Mort: what each player wins (+) or pays (-) in units: "The Vivant must pay or receive double, as he has to settle with each adversary." */
+  stakes?: Partial<Record<Seat, number>>;
   law: string;
 }
 
@@ -127,6 +129,8 @@ export interface RubberRecord {
   totals?: { NS: number; EW: number };
   /** English Dummy: the seat that played with the dummy in this rubber. */
   dummyPartner?: Seat;
+  /** English Dummy: "Dummy's partner must pay to, or receive from each adversary the amount agreed", in units of the rubber. */
+  stakes?: Partial<Record<Seat, number>>;
   law: string;
 }
 
