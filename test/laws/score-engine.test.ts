@@ -182,3 +182,20 @@ describe('Humbug through the engine: honours per player, the dead hands count fo
     expect(s.deals[0].items.map((i) => `${i.side} ${i.what} ${i.points}`)).toEqual(['EW tricks 1', 'NS honours 2']);
   });
 });
+
+describe('Double Dummy through the engine', () => {
+  it('the English penalty "of three tricks": West (a living player) revokes, three of his tricks go to North-South, and he cannot win the game that hand', () => {
+    const g = game({ variant: 'double-dummy', board: 1 }).turn('H2')
+      .trick('N: HA H3 H4 H2')
+      .trick('N: D2 D3 D4 C2!') // West renounces a diamond while holding one
+      .trick('S: S2 SA S3 S4') // West's ace wins; his lead would have quitted trick 2 anyway
+      .cash('W');
+    const r = replayWithFacts(g.log());
+    expect(r.deals[0].findings.filter((f) => f.kind === 'revoke').map((f) => f.seat)).toEqual(['W']);
+    expect(r.deals[0].tricksWon).toEqual({ NS: 2, EW: 11 });
+    expect(r.deals[0].scored).toEqual({ NS: 5, EW: 8 });
+    const s = scoreOf(r.deals, r.facts)!;
+    expect(s.game).toBe('double-dummy');
+    expect(s.deals[0].items.map((i) => `${i.side} ${i.what} ${i.points}`)).toEqual(['EW tricks 2']);
+  });
+});
