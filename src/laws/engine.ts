@@ -113,10 +113,7 @@ export class Table {
       case 'place': d.place(seatIndex(ev.seat), ev.card, ev.seq, ev.tag, ev.orderUnknown === true); break;
       case 'lift': d.lift(seatIndex(ev.seat), ev.card, ev.seq, ev.orderUnknown === true); break;
       case 'claim': d.claimTricks(seatIndex(ev.seat), ev.tricks, ev.seq); break;
-      case 'remedy':
-        if (ev.remedy === 'tricks' || ev.remedy === 'points') this.curPenalties.push({ remedy: ev.remedy, by: ev.by, ...(ev.points ? { points: ev.points } : {}) });
-        this.remedy(ev);
-        break;
+      case 'remedy': this.remedy(ev); break;
       case 'exchange': d.exchange(seatIndex(ev.seat)); break;
       case 'contract': d.setContract(ev.contract); break;
     }
@@ -181,6 +178,8 @@ export class Table {
   /** Record the remedy chosen by the player entitled to it; returns an error sentence when it cannot apply. */
   remedy(ev: Omit<RemedyEvent, 'type'> & { type?: 'remedy' }): string | null {
     const d = this.ensureDeal();
+    // Issue 9: the score keeper takes the revoke penalty in points from these choices.
+    if (ev.remedy === 'tricks' || ev.remedy === 'points') this.curPenalties.push({ remedy: ev.remedy, by: ev.by, ...(ev.points ? { points: ev.points } : {}) });
     d.liableAsPenalties();
     return d.remedy({ ...ev, type: 'remedy' });
   }
