@@ -30,7 +30,7 @@ function run(cmd, args, cwd) {
 function checkContents(tgz) {
   const files = run('tar', ['-tzf', tgz], scratch).split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
   const need = ['bin/tenace.mjs', 'dist/cli/main.js', 'dist/index.js', 'dist/index.d.ts', 'web/index.html', 'web/app.js',
-    'config/tenace.example.yaml', 'mosquitto/tenace.conf', 'systemd/tenace.service', 'package.json', 'README.md'];
+    'web/director/index.html', 'web/director/app.js', 'config/tenace.example.yaml', 'config/club.example.yaml', 'mosquitto/tenace.conf', 'systemd/tenace.service', 'package.json', 'README.md'];
   const missing = need.filter((f) => !files.includes(f));
   if (missing.length) fail(`the tarball lacks ${missing.join(', ')}: check "files" and the build in package.json`);
   if (!files.some((f) => /^demo\/.+\.ndjson$/.test(f))) fail('the tarball has no demo/*.ndjson: `tenace simulate` would have nothing to play');
@@ -64,6 +64,24 @@ async function checkSimulate() {
   if (code !== 0) fail(`npx tenace simulate --exit ended with ${code}:\n${out}`);
   if (!out.includes('tenace: all played')) fail(`npx tenace simulate --exit ended without playing the demo:\n${out}`);
   sim = undefined;
+}
+
+/**
+ * `npx tenace session simulate` from the install (what `npm start` runs in a checkout): the director runs as its own
+ * process from the package's bin, with the native SQLite module of the production install; the standings come back.
+ */
+function checkSession() {
+  const r = spawnSync('npx', ['--no', 'tenace', 'session', 'simulate', '--tables', '3', '--movement', 'compass', '--boards-per-round', '1',
+    '--speed', 'max', '--exit', '--http-port', '0', '--json'], { cwd: app, encoding: 'utf8', timeout: 120_000 });
+  if (r.status !== 0) fail(`npx tenace session simulate ended with ${r.status ?? r.signal}:\n${r.stdout}\n${r.stderr}`);
+  let out;
+  try {
+    out = JSON.parse(r.stdout);
+  } catch {
+    fail(`npx tenace session simulate --json printed no JSON:\n${r.stdout}\n${r.stderr}`);
+  }
+  if (!Array.isArray(out.pairs) || out.pairs.length !== 6) fail(`the session's standings do not hold its six pairs:\n${r.stdout}`);
+  if (out.session.verified !== out.session.overplays) fail(`trays verified at ${out.session.verified} of ${out.session.overplays} overplays`);
 }
 
 /** The README's example, imported from 'tenace' by plain node, then type-checked against the package's declarations. */
@@ -106,6 +124,8 @@ try {
   if (dev.length) fail(`the production install holds development packages: ${dev.join(', ')} (a runtime dependency pulls them in?)`);
   step('npx tenace simulate --exit, with the table view fetched during the play');
   await checkSimulate();
+  step('npx tenace session simulate --exit --json: three tables, the director from the package, the standings');
+  checkSession();
   step("the README's API example from plain node, and its types");
   checkApi();
   step('ok');

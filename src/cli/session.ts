@@ -1,4 +1,5 @@
 // `tenace session simulate`: a whole club session on this machine (src/club/session/).
+import pino from 'pino';
 import { createLogger } from '../config/logger.js';
 import { movementByName, MOVEMENTS } from '../club/movements/index.js';
 import { planSession, type SessionFaults } from '../club/session/plan.js';
@@ -80,7 +81,8 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   } catch (e) {
     return usage((e as Error).message);
   }
-  const log = createLogger({ log: { level: (v['log-level'] ?? 'warn') as 'warn' } });
+  // The log goes to stderr: stdout is the standings (JSON with --json), for a pipe.
+  const log = createLogger({ log: { level: (v['log-level'] ?? 'warn') as 'warn' } }, pino.destination({ dest: 2, sync: true }));
   const abort = new AbortController();
   let signals = 0;
   const onSignal = (): void => {

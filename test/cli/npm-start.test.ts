@@ -66,22 +66,24 @@ afterEach(async () => {
 });
 
 describe('npm start', () => {
-  it('SIGTERM to npm stops the simulation: no node or socat process outlives it', async () => {
+  it('SIGTERM to npm stops the club session: no node (tables, director) or socat process outlives it', async () => {
     npm = spawn('npm', ['start', '--', '--speed', 'max', '--http-port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     const child = npm;
     let out = '';
     child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise<void>((r) => child.once('exit', () => r()));
-    // Running, and past the start-up: the last deal is played and the simulation waits for a signal.
+    // Running, and past the start-up: the session is scored and the director page stays open until a signal.
     const t0 = Date.now();
-    while (!out.includes('tenace: all played') && Date.now() - t0 < 45_000 && child.exitCode === null) {
+    while (!out.includes('session scored') && Date.now() - t0 < 100_000 && child.exitCode === null) {
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect(out).toContain('tenace: all played');
+    expect(out).toContain('session scored');
+    expect(out).toMatch(/trays verified at (\d+) of \1 overplays/);
     const tree = descendants(child.pid!);
     started = tree.map((p) => p.pid);
-    expect(tree.some((p) => /^node .*bin\/tenace\.mjs simulate/.test(p.cmd)), JSON.stringify(tree)).toBe(true);
+    expect(tree.some((p) => /^node .*bin\/tenace\.mjs session simulate/.test(p.cmd)), JSON.stringify(tree)).toBe(true);
+    expect(tree.some((p) => /^\S*node .*bin\/tenace\.mjs director --config/.test(p.cmd)), JSON.stringify(tree)).toBe(true);
 
     child.kill('SIGTERM');
     const t1 = Date.now();
@@ -89,5 +91,5 @@ describe('npm start', () => {
     const left = tree.filter((p) => alive(p.pid));
     expect(left, `still running 5 s after SIGTERM to npm:\n${left.map((p) => `${p.pid} ${p.cmd}`).join('\n')}`).toEqual([]);
     await exited;
-  }, 60_000);
+  }, 130_000);
 });
