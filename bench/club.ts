@@ -73,6 +73,9 @@ function rssKb(pid: number | undefined): number {
 async function floorLatencies(broker: string, n: number, tag: string): Promise<number[]> {
   const opts = { protocolVersion: 5 as const };
   const [pub, relay, sub] = await Promise.all(['pub', 'relay', 'sub'].map((k) => mqtt.connectAsync(broker, { ...opts, clientId: `tenace-bench-club-${k}-${tag}` })));
+  // The feed and the director turn Nagle off on their sockets (mqtt.js does not): so does the floor, or it measures
+  // delayed ACKs instead of the broker.
+  for (const c of [pub, relay, sub]) (c.stream as { setNoDelay?: (on: boolean) => void }).setNoDelay?.(true);
   const a = `tenace-bench/club-floor/${tag}/a`;
   const b = `tenace-bench/club-floor/${tag}/b`;
   relay.on('message', (_t, payload) => { relay.publish(b, payload, { qos: 1 }); });

@@ -323,6 +323,8 @@ export class DirectorService {
       };
     }
     client.on('connect', (ack) => {
+      // Small messages (PUBACKs, standings) one after another: Nagle would hold each for the broker's delayed ACK.
+      (client.stream as { setNoDelay?: (on: boolean) => void } | undefined)?.setNoDelay?.(true);
       this.log.info({ url: this.c.mqtt.url, sessionPresent: ack.sessionPresent }, 'director: connected');
       const p = this.prefix;
       client.subscribe([`${p}+/director/event`, `${p}+/status`, `${p}+/response/events`, `${p}+/director`, `${p}club/${this.c.session}/request/+`, this.topics.traysFilter], { qos: 1 }, (err) => {
