@@ -37,6 +37,9 @@ describe('tenace session simulate', () => {
       [['--tables', '3', '--movement', 'compass', '--faults', 'fouled=x'], /--faults: "fouled=x" is not one of/],
       [['--tables', '3', '--movement', 'compass', '--boards-per-round', '1', '--faults', 'fouled=99'], /faults: 99 fouled trays asked for/],
       [['--movement', 'compass'], /--tables must be/],
+      // A table that plays a tray in two rounds (the director keeps one result per tray and table).
+      [['--tables', '3', '--movement', 'howell'], /has table \d+ play tray \d+ in rounds \d+ and \d+; .*cannot run this schedule yet/],
+      [['--tables', '3', '--movement', 'six-pairs'], /cannot run this schedule yet/],
     ] as const) {
       run = startCli(['session', 'simulate', ...args]);
       expect(await run.exited).toBe(64);
