@@ -9,6 +9,8 @@ import type { TenaceConfig } from '../config/schema.js';
 import { type TableEvent, validateTableEvent } from '../formats/table-log.js';
 import { Journal, DeliveryMark as JournalMark, type UnstampedEvent } from '../journal/index.js';
 import { Table } from '../laws/engine.js';
+import { rulesFor } from '../laws/score/index.js';
+import type { Seat } from '../cards/seat.js';
 import { Feed, CommandRejected, type ClubInbound, type FeedLogger } from '../feed/mqtt-feed.js';
 import { isDealOver } from '../feed/projection.js';
 import { ClubMemory, decideScan, type ScanDecision } from '../club/table-side.js';
@@ -259,6 +261,10 @@ export class Controller {
       const why = undoProblem(this.journal.events(), ev.target);
       if (why) throw new CommandRejected(why);
     }
+    if (ev.type === 'honours') {
+      const why = honoursCallProblem(this.table, ev.seat);
+      if (why) throw new CommandRejected(why);
+    }
     if (ev.type === 'remedy') {
       // A remedy nobody is entitled to is refused before it reaches the journal: try it on a copy of the table.
       const probe = new Table({ variant: this.opts.config.variant });
@@ -327,7 +333,27 @@ export function commandEvent(cmd: FeedCommand): UnstampedEvent {
     case 'remedy': return { type: 'remedy', ...cmd.params, tx };
     case 'claim': return { type: 'claim', seat: cmd.params.seat, tricks: cmd.params.tricks, tx };
     case 'undo-misread': return { type: 'undo', target: cmd.params.seq, tx };
+    case 'honours': {
+      const { seat, count, cards } = cmd.params;
+      return { type: 'honours', seat, ...(count !== undefined ? { count } : {}), ...(cards ? { cards: [...cards] } : {}), tx };
+    }
   }
+}
+
+/**
+ * Why an honours call by `seat` cannot be taken now, or null: there must be a deal played or in progress whose game
+ * scores honours (English Law 7: "they must be called at the end of the hand"), and the caller must be in play.
+ */
+export function honoursCallProblem(table: Table, seat: Seat): string | null {
+  const cur = table.currentFacts();
+  const facts = cur ?? table.finishedFacts().at(-1) ?? null;
+  if (!facts) return 'seat: no deal has been played at this table yet; call honours at the end of the hand (English Law 7)';
+  const rules = rulesFor(facts.variant);
+  if (!rules || rules.honours === 'none') {
+    return `command: honours do not count in ${facts.variant}; no call is needed (they count in English, Prussian and Favourite whist, the Dummy games and Humbug)`;
+  }
+  if (!facts.seats.includes(seat)) return `seat: ${seat} is not in play in this deal; use one of ${facts.seats.join(', ')}`;
+  return null;
 }
 
 /**

@@ -18,10 +18,12 @@ export type Transaction = string | number;
 export type StartDealParams = Omit<DealEvent, 'type' | 'seq' | 'at' | 'board'> & { board: number };
 export interface AbandonDealParams { board?: number; reason?: string }
 export interface SetContractParams { contract: string }
-export interface RemedyParams { by: Seat; remedy: RemedyName; seat?: Seat; suit?: string; card?: string }
+export interface RemedyParams { by: Seat; remedy: RemedyName; seat?: Seat; suit?: string; card?: string; points?: 'add' | 'deduct' }
 export interface ClaimParams { seat: Seat; tricks: number }
 /** Undo a physical misread: journaled as a new event that cancels event `seq`; nothing is erased. */
 export interface UndoMisreadParams { seq: number; reason?: string }
+/** An honours call (English Law 7: honours "must be called"): `count` honours held by the caller's side, or the `cards`. */
+export interface HonoursParams { seat: Seat; count?: number; cards?: string[] }
 
 /** A validated command, ready for the handler. */
 export type FeedCommand =
@@ -30,7 +32,8 @@ export type FeedCommand =
   | { name: 'set-contract'; transaction: Transaction; params: SetContractParams }
   | { name: 'remedy'; transaction: Transaction; params: RemedyParams }
   | { name: 'claim'; transaction: Transaction; params: ClaimParams }
-  | { name: 'undo-misread'; transaction: Transaction; params: UndoMisreadParams };
+  | { name: 'undo-misread'; transaction: Transaction; params: UndoMisreadParams }
+  | { name: 'honours'; transaction: Transaction; params: HonoursParams };
 
 export type CommandCheck =
   | { ok: true; command: FeedCommand }
@@ -64,6 +67,9 @@ const FIX: Record<string, string> = {
   tricks: 'give the number of tricks claimed, an integer 0-13',
   seq: 'give the seq of the misread event, an integer 0 or more',
   reason: 'give a short text of at most 200 characters',
+  points: 'use "add" (three points added to the adversaries\' score) or "deduct" (three taken from the revoking side\'s), with "remedy": "points"',
+  count: 'give the number of trump honours (A, K, Q, J) the caller\'s side held: 2, 3 or 4',
+  cards: 'list the 2 to 4 trump honours the caller\'s side held, e.g. ["HA","HK","HQ"]',
 };
 
 const seat = { type: 'string', enum: SEATS };
@@ -94,7 +100,10 @@ export const COMMAND_SCHEMAS: Record<CommandName, object> = {
   },
   remedy: {
     type: 'object', additionalProperties: false, required: ['transaction', 'by', 'remedy'],
-    properties: { transaction, by: seat, remedy: { type: 'string', enum: REMEDIES }, seat, suit: { type: 'string', enum: SUITS }, card: cardText },
+    properties: {
+      transaction, by: seat, remedy: { type: 'string', enum: REMEDIES }, seat, suit: { type: 'string', enum: SUITS }, card: cardText,
+      points: { type: 'string', enum: ['add', 'deduct'] },
+    },
     allOf: [
       { if: { properties: { remedy: { const: 'call-suit' } }, required: ['remedy'] }, then: { required: ['suit'] } },
       { if: { properties: { remedy: { const: 'call-card' } }, required: ['remedy'] }, then: { required: ['card'] } },
@@ -107,6 +116,13 @@ export const COMMAND_SCHEMAS: Record<CommandName, object> = {
   'undo-misread': {
     type: 'object', additionalProperties: false, required: ['transaction', 'seq'],
     properties: { transaction, seq: { type: 'integer', minimum: 0 }, reason },
+  },
+  honours: {
+    type: 'object', additionalProperties: false, required: ['transaction', 'seat'],
+    properties: {
+      transaction, seat, count: { type: 'integer', minimum: 2, maximum: 4 },
+      cards: { type: 'array', items: cardText, minItems: 2, maxItems: 4, uniqueItems: true },
+    },
   },
 };
 
@@ -170,6 +186,28 @@ function transactionOf(o: unknown): Transaction | null {
   return (typeof t === 'string' && t.length > 0 && t.length <= 128) || (typeof t === 'number' && Number.isInteger(t)) ? t : null;
 }
 
+/**
+ * What a schema cannot say about an honours call: one of `count` or `cards`, cards that are honours (A K Q J) of one
+ * suit, and a count that agrees with them. Normalises the cards in place (canonical notation).
+ */
+function honoursProblem(o: Record<string, unknown>): string | null {
+  if (o.count === undefined && o.cards === undefined) return `count: is missing (or cards); ${FIX.count}, or ${FIX.cards}`;
+  if (Array.isArray(o.cards)) {
+    const cards: string[] = [];
+    for (const [i, text] of (o.cards as string[]).entries()) {
+      const r = tryParseCard(text);
+      if (!r.ok) return `cards[${i}]: "${text}" is not a card; ${FIX.card}`;
+      if (r.value % 13 < 9) return `cards[${i}]: ${formatCard(r.value)} is not an honour (A, K, Q or J); ${FIX.cards}`;
+      cards.push(formatCard(r.value));
+    }
+    if (new Set(cards.map((c) => c[0])).size > 1) return `cards: ${cards.join(' ')} are not all of one suit; ${FIX.cards} (honours are of the trump suit)`;
+    if (new Set(cards).size < cards.length) return `cards: names a card twice; ${FIX.cards}`;
+    if (o.count !== undefined && o.count !== cards.length) return `count: ${String(o.count)} does not match the ${cards.length} cards called; give one of them, or make them agree`;
+    o.cards = cards;
+  }
+  return null;
+}
+
 /** Largest request payload accepted; a command is a few hundred bytes. */
 export const MAX_COMMAND_BYTES = 16 * 1024;
 
@@ -218,6 +256,13 @@ export function checkCommand(cmd: string, payload: Uint8Array | string): Command
   if (typeof o.contract === 'string') {
     const c = parseContract(o.contract);
     if (!c.ok) return { ok: false, transaction: tx, error: `contract: "${o.contract}" is not a contract; ${FIX.contract}` };
+  }
+  if (cmd === 'remedy' && o.points !== undefined && o.remedy !== 'points') {
+    return { ok: false, transaction: tx, error: `points: is only for "remedy": "points" (got "${String(o.remedy)}"); remove it, or ${FIX.points}` };
+  }
+  if (cmd === 'honours') {
+    const problem = honoursProblem(o);
+    if (problem) return { ok: false, transaction: tx, error: problem };
   }
   return { ok: true, command: { name: cmd, transaction: tx, params: o } as FeedCommand };
 }
@@ -294,6 +339,7 @@ export function commandTx(cmd: FeedCommand): CommandTx {
 /** The command each commanded event type comes from, to name it in a refusal after a restart. */
 const COMMAND_OF_EVENT: Partial<Record<TableEvent['type'], CommandName>> = {
   deal: 'start-deal', abandon: 'abandon-deal', contract: 'set-contract', remedy: 'remedy', claim: 'claim', undo: 'undo-misread',
+  honours: 'honours',
 };
 
 interface Bound {

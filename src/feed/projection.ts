@@ -14,6 +14,13 @@ import { VARIANTS } from '../laws/variants.js';
 import { type JsonValue, type PatchOp, diffJson } from './patch.js';
 import { findLeaks } from './privacy.js';
 import type { ClubStatus } from '../club/table-side.js';
+import type { Score, ScoreOptions } from '../laws/score/index.js';
+import {
+  type DirectorHonoursCall, type PublicScore, type ScoreInputs, callKey, directorCalls, minimalPublicScore, publicScore,
+  scoreInputs, scoreOfInputs,
+} from './score-view.js';
+
+export type { DirectorHonoursCall, PublicHonoursCall, PublicScore, PublicScoreFinding } from './score-view.js';
 
 /** Version of the payload shapes below; bumped on any incompatible change. Also sent as an MQTT 5 user property. */
 export const SCHEMA_VERSION = 1;
@@ -114,6 +121,12 @@ export interface PublicState {
   deal: PublicDeal | null;
   /** Club session: what the last tray scan did (wrong tray, overplay, ...); absent outside a club session. No cards. */
   club?: ClubStatus;
+  /**
+   * Issue 9: the score of a social game (English, Prussian, Favourite and American whist, the Dummy games, Mort,
+   * Humbug, Thirteen and the Odd): points, games, rubbers, the running lines, honours called and counted. Absent for
+   * duplicate whist and bridge, whose score is the club's. Names no card: honours are counted, never listed.
+   */
+  score?: PublicScore;
 }
 
 /** A TableEvent as published: whitelisted fields, cards only when public, never hands, slips or barcodes. */
@@ -155,6 +168,10 @@ export interface DirectorState {
   deal: DirectorDeal | null;
   /** Club session: what the last tray scan did, as on the public state. */
   club?: ClubStatus;
+  /** Issue 9: the whole score of a social game (every deal, embargo or not); absent for duplicate whist and bridge. */
+  score?: Score;
+  /** Issue 9: every honours call of the session with the engine's verdict (`true`, `false`, `unchecked`); absent when none. */
+  honours?: DirectorHonoursCall[];
 }
 
 /** Everything about the deal in progress. */
@@ -200,6 +217,8 @@ export interface DirectorAlert {
   findings: Finding[];
   board: number | null;
   whoseTurn: Seat | null;
+  /** Issue 9: honours calls found false at this event (English Law 7); the cards that show it are in `message`. */
+  honours?: DirectorHonoursCall[];
 }
 
 /** What the projection knows about the deal beyond the engine's answers: the deal event and what was seen. */
@@ -220,6 +239,12 @@ export interface ProjectionOptions {
   deal?: DealContext;
   /** The club line: what the last tray scan did (docs/club.md, "Wrong tray"). */
   club?: ClubStatus | null;
+  /** The game's score options (game length, the progressive variation, ...). */
+  scoreOptions?: ScoreOptions;
+  /** For `tray-complete`: the boards whose trays have been played at every table (the closed deals' release). */
+  traysComplete?: ReadonlySet<number>;
+  /** The score inputs already gathered from the table (a cache); gathered from `table` when absent. */
+  scoreInputs?: ScoreInputs;
   epoch?: string;
   rev?: number;
   seq?: number | null;
@@ -339,6 +364,8 @@ export function publicState(table: Table, opts: ProjectionOptions): PublicState 
     seq: opts.seq ?? null, at: opts.at ?? null, embargo: opts.embargo, deal: null,
   };
   if (opts.club) base.club = { ...opts.club, ...(opts.club.expected ? { expected: [...opts.club.expected] } : {}) };
+  const score = publicScoreOf(table, opts);
+  if (score) base.score = score;
   if (table.result() === null) return base;
   const ctx = opts.deal ?? { event: null, seen: NO_CARDS, turned: null };
   const m = dealMeta(table, ctx.event);
@@ -403,6 +430,11 @@ export function directorState(table: Table, opts: ProjectionOptions): DirectorSt
     seq: opts.seq ?? null, at: opts.at ?? null, embargo: opts.embargo, tray: table.tray() ?? null, deal: null,
   };
   if (opts.club) out.club = { ...opts.club };
+  const inputs = opts.scoreInputs ?? scoreInputs(table);
+  const score = scoreOfInputs(inputs, opts.scoreOptions);
+  if (score) out.score = JSON.parse(JSON.stringify(score)) as Score;
+  const calls = directorCalls(inputs);
+  if (calls.length) out.honours = calls;
   if (table.result() === null) return out;
   const ctx = opts.deal ?? { event: null, seen: NO_CARDS, turned: null };
   const m = dealMeta(table, ctx.event);
@@ -422,6 +454,31 @@ export function directorState(table: Table, opts: ProjectionOptions): DirectorSt
   if (typeof ctx.event?.vulnerable === 'string') d.vulnerable = ctx.event.vulnerable;
   out.deal = d;
   return out;
+}
+
+/**
+ * The public score of a table, or null when its game has no social score. Under `tray-complete` the deals are scored
+ * in order up to the first whose tray is not complete (a later deal cannot be scored without it); the others are
+ * counted in `withheld`. The deal in progress counts once played out and released. Never names a card.
+ */
+export function publicScoreOf(table: Table, opts: ProjectionOptions): PublicScore | null {
+  const inputs = opts.scoreInputs ?? scoreInputs(table);
+  const n = inputs.results.length;
+  let k = 0;
+  for (; k < n; k++) {
+    const current = inputs.includesCurrent && k === n - 1;
+    const board = inputs.results[k].board;
+    const released = current ? isReleased(table, opts.embargo, opts.trayComplete)
+      : opts.embargo !== 'tray-complete' || (board !== undefined && (opts.traysComplete?.has(board) ?? false));
+    if (!released) break;
+  }
+  const score = scoreOfInputs(inputs, opts.scoreOptions, k);
+  if (!score) return null;
+  // Calls of the deal in progress that no line holds yet: spoken at the table, so public, but counted only.
+  const pending = !inputs.includesCurrent || k < n ? inputs.current?.claims ?? [] : [];
+  const out = publicScore(score, pending, n - k, table.result()?.board);
+  // The score names no card at all (suit letters only); should a text ever do so, publish the numbers alone.
+  return findLeaks(out, NO_CARDS).length === 0 ? out : minimalPublicScore(out);
 }
 
 /** A TableEvent reduced to what the public may see, given what is visible now (empty while embargoed). */
@@ -478,6 +535,16 @@ export function publicEvent(ev: TableEvent, opts: { released: boolean; visible: 
       // A seq, not a card: the view needs it to strike the misread event out of its log.
       copy('target', ev.target);
       break;
+    case 'honours': {
+      // English Law 7: honours are called aloud, so the call is public; but it is counted, not listed, unless every
+      // card named has lain face up here (a claim ends a deal with honours never seen).
+      copy('seat', ev.seat);
+      const count = typeof ev.count === 'number' ? ev.count : Array.isArray(ev.cards) ? ev.cards.length : undefined;
+      copy('count', count);
+      const cards = Array.isArray(ev.cards) ? ev.cards.map(card) : [];
+      if (cards.length > 0 && cards.every((c) => c !== undefined)) copy('cards', cards as string[]);
+      break;
+    }
     default:
       // tray (the barcode identifies the board's record) and types unknown here: the type and seq only.
       break;
@@ -509,6 +576,8 @@ export interface ProjectorOptions {
   epoch?: string;
   /** Told about engine errors and privacy-guard trips. */
   onIncident?: (i: ProjectionIncident) => void;
+  /** The social game's score options (game length, the progressive variation, ...); the seed's defaults when omitted. */
+  scoreOptions?: ScoreOptions;
 }
 
 /** A random lower-case base-36 id (no card token can hide in it). */
@@ -536,6 +605,13 @@ export class Projector {
   private turned: string | null = null;
   private readonly traysComplete = new Set<number>();
   private club: ClubStatus | null = null;
+  private readonly scoreOptions: ScoreOptions;
+  /** Events other than place and lift folded so far: with the deal's end, what the score can change with. */
+  private nonCardEvents = 0;
+  private honoursEvents = 0;
+  private scoreCache: { key: string; plays: number; inputs: ScoreInputs } | null = null;
+  /** False honours calls already told to the director (callKey). */
+  private readonly falseCallsTold = new Set<string>();
   private lastPublic: PublicState;
   private readonly onIncident: (i: ProjectionIncident) => void;
   /** How many times the privacy guard replaced a payload. */
@@ -549,6 +625,7 @@ export class Projector {
     this.table = new Table(opts.tableOptions);
     this.epoch = opts.epoch ?? randomEpoch();
     this.onIncident = opts.onIncident ?? (() => {});
+    this.scoreOptions = opts.scoreOptions ?? {};
     this.lastPublic = this.computePublic();
   }
 
@@ -592,6 +669,8 @@ export class Projector {
     this.rev++;
     if (ev.seq !== undefined) this.seq = ev.seq;
     this.at = ev.at ?? this.at;
+    if (ev.type !== 'place' && ev.type !== 'lift') this.nonCardEvents++;
+    if (ev.type === 'honours') this.honoursEvents++;
     const next = this.computePublic();
     this.lastPublic = next;
     const released = this.released();
@@ -609,9 +688,11 @@ export class Projector {
       rev: this.rev, baseRev, event: pev, findings: pf,
       patch: diffJson(before as unknown as JsonValue, next as unknown as JsonValue),
     };
-    const director: DirectorAlert | null = findings.length === 0 ? null : {
+    const falseCalls = this.newFalseCalls();
+    const director: DirectorAlert | null = findings.length === 0 && falseCalls.length === 0 ? null : {
       schema: SCHEMA_VERSION, type: 'tenace.director-alert', epoch: this.epoch, seq: ev.seq ?? null, at: ev.at ?? null,
       event: ev, findings, board: this.table.result()?.board ?? null, whoseTurn: this.table.whoseTurn(),
+      ...(falseCalls.length ? { honours: falseCalls } : {}),
     };
     const out: Projected = { findings, public: message, director };
     if (error !== undefined) out.error = error;
@@ -666,7 +747,37 @@ export class Projector {
     return {
       embargo: this.embargo, trayComplete: this.trayFlag(), epoch: this.epoch, rev, seq: this.seq, at: this.at, club: this.club,
       deal: { event: this.dealEvent, seen: this.seen, turned: this.turned },
+      scoreOptions: this.scoreOptions, traysComplete: this.traysComplete, scoreInputs: this.scoreInputs(),
     };
+  }
+
+  // The score is a fold over every deal of the session: gathered again only when something it depends on changed
+  // (an event other than a card, or the deal in progress reaching its end or changing its tricks), not on every card.
+  private scoreInputs(): ScoreInputs {
+    const r = this.table.result();
+    const over = r !== null && r.scored.NS + r.scored.EW === 13 ? `${r.scored.NS}-${r.scored.EW}-${r.findings.length}` : 'open';
+    const key = `${this.nonCardEvents}|${over}`;
+    if (this.scoreCache?.key !== key) {
+      this.scoreCache = { key, plays: this.countPlays(), inputs: scoreInputs(this.table) };
+    } else if (over === 'open' && this.honoursEvents > 0 && this.scoreCache.plays !== this.countPlays()) {
+      // A call of the deal in progress has a verdict that moves with the cards seen; the deals scored do not change,
+      // so their arrays are kept (the fold is memoised on them).
+      this.scoreCache = { key, plays: this.countPlays(), inputs: { ...this.scoreCache.inputs, current: this.table.currentFacts() } };
+    }
+    return this.scoreCache.inputs;
+  }
+
+  /** Honours calls the engine now finds false and the director has not been told of (English Law 7). */
+  private newFalseCalls(): DirectorHonoursCall[] {
+    if (this.honoursEvents === 0) return [];
+    const out: DirectorHonoursCall[] = [];
+    for (const c of directorCalls(this.scoreInputs())) {
+      const k = callKey(c);
+      if (c.verdict !== 'false' || this.falseCallsTold.has(k)) continue;
+      this.falseCallsTold.add(k);
+      out.push(c);
+    }
+    return out;
   }
 
   private computePublic(rev = this.rev): PublicState {
