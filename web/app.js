@@ -171,8 +171,59 @@ function render(state) {
     const who = (xs) => (Array.isArray(xs) ? xs.join('/') : '');
     return el('li', 'penalty', `pending: ${p.kind.replace(/-/g, ' ')} against ${who(p.from)}, at the option of ${who(p.by)} (${p.law})`);
   }));
+  renderScore(state.score, state.honours, d?.sides);
   document.body.dataset.rev = String(state.rev);
   document.body.dataset.seq = String(state.seq ?? '');
+}
+
+const SIDE_TEXT = { NS: 'N-S', EW: 'E-W' };
+const GAME_TEXT = {
+  'english-whist': 'English whist', whist: 'American whist', 'prussian-whist': 'Prussian whist', 'favourite-whist': 'Favourite whist',
+  'english-dummy': 'English Dummy', 'double-dummy': 'Double Dummy', mort: 'Mort', humbug: 'Humbug', 'thirteen-and-the-odd': 'Thirteen and the Odd',
+};
+
+/**
+ * The score of a social game (issue 9): points in the game, games in the rubber, rubbers won, and the honours called
+ * and counted, as a player keeping markers sees them. Nothing for duplicate whist and bridge (no `score`). The public
+ * score counts honours and never lists them; the director's also has every call with the engine's verdict.
+ */
+function renderScore(score, calls, sides) {
+  const box = $('game-score');
+  box.hidden = !score;
+  box.dataset.game = score?.game ?? 'none';
+  if (!score) return;
+  const side = (s) => (sides ? SEAT_NAME[sides[s]] : SIDE_TEXT[s]);
+  $('game-name').textContent = `${GAME_TEXT[score.game] ?? score.game}, game of ${score.gamePoints}`;
+  for (const s of ['NS', 'EW']) {
+    $(`gs-label-${s}`).textContent = side(s);
+    $(`gs-points-${s}`).textContent = String(score.points[s]);
+    $(`gs-games-${s}`).textContent = String(score.gamesWon[s]);
+    $(`gs-totals-${s}`).textContent = String(score.totals[s]);
+  }
+  const mort = score.game === 'mort' || score.game === 'whist';
+  $('gs-totals-label').textContent = mort ? 'Games won' : 'Rubbers';
+  const last = score.rubbers.at(-1);
+  const tournee = score.tournee ? ` · tournée ${score.tournee.played} of ${score.tournee.of}${score.tournee.complete ? ' (complete)' : ''}` : '';
+  $('gs-rubber').textContent = last
+    ? `Rubber ${score.rubbers.length} to ${side(last.winner)}, worth ${last.value}${last.deducted ? ` (less ${last.deducted} for the losers' game)` : ''}${tournee}`
+    : `Rubber 1 in play${score.favourite ? ` · favourite ${SUIT[score.favourite]}` : ''}${tournee}`;
+  // Honours of the last deal scored: who called (English Law 7: they must be called), who counted, how many held.
+  const line = score.deals.at(-1);
+  const h = line?.honours;
+  const honourPts = (line?.items ?? []).filter((i) => i.what === 'honours');
+  $('gs-honours').textContent = !line ? 'Honours: no deal scored yet'
+    : `Honours, board ${line.board ?? '?'}: called by ${h.called.length ? h.called.map(side).join(', ') : 'nobody'}` +
+      (honourPts.length ? `; counted ${honourPts.map((i) => `${side(i.side)} ${i.points}`).join(', ')}` : '; none counted') +
+      (h.held ? ` (held ${h.held.NS}–${h.held.EW})` : '');
+  const pending = score.calls ?? [];
+  $('gs-calls').hidden = pending.length === 0;
+  $('gs-calls').textContent = pending.length ? `Called this deal: ${pending.map((c) => `${SEAT_NAME[c.seat]} ${c.count ?? '?'}`).join(', ')}` : '';
+  // Director: every call with its verdict; public: the false calls, without the cards.
+  const items = Array.isArray(calls) ? calls.filter((c) => c.verdict !== 'true').map((c) => ({ cls: `call ${c.verdict}`, text: `Board ${c.board ?? '?'}: ${SEAT_NAME[c.seat]} called ${c.count ?? c.cards?.length ?? '?'} — ${c.verdict}: ${c.message}` }))
+    : score.findings.map((f) => ({ cls: 'call false', text: `Board ${f.board ?? '?'}: ${f.message}` }));
+  $('gs-findings').replaceChildren(...items.map((x) => el('li', x.cls, x.text)));
+  box.dataset.points = `${score.points.NS}-${score.points.EW}`;
+  box.dataset.totals = `${score.totals.NS}-${score.totals.EW}`;
 }
 
 function setStatus(s, text = s) {
