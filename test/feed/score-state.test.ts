@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { loadLog } from '../../src/cli/load-log.js';
 import { commandEvent, honoursCallProblem } from '../../src/daemon/controller.js';
 import { TransactionIndex, checkCommand } from '../../src/feed/commands.js';
+import { type JsonValue, applyPatch } from '../../src/feed/patch.js';
 import { findLeaks } from '../../src/feed/privacy.js';
 import { type EmbargoPolicy, Projector, type PublicState } from '../../src/feed/projection.js';
 import { type TableEvent, validateTableEvent } from '../../src/formats/table-log.js';
@@ -107,6 +108,17 @@ describe('the score on the public state and the director state', () => {
     expect(q.apply({ type: 'honours', seat: 'E', cards: ['CA', 'CK', 'CQ', 'CJ'], seq: 20 }).public.event.cards).toEqual(['CA', 'CK', 'CQ', 'CJ']);
   });
 
+  it('the score reaches a subscriber through the event patches alone (the snapshot after each event is rebuilt exactly)', () => {
+    const p = new Projector({ epoch: 't' });
+    let doc = structuredClone(p.publicState()) as unknown as JsonValue;
+    for (const ev of fixture()) {
+      const out = p.apply(ev);
+      doc = applyPatch(doc, out.public.patch);
+      expect(doc, `seq ${ev.seq}`).toEqual(JSON.parse(JSON.stringify(p.publicState())));
+    }
+    expect((doc as unknown as PublicState).score?.totals).toEqual({ NS: 4, EW: 0 });
+  });
+
   it('duplicate whist and bridge carry no score: theirs is the club\'s', () => {
     for (const variant of ['duplicate-whist', 'bridge']) {
       const p = new Projector({ epoch: 't' });
@@ -141,11 +153,10 @@ describe('the score on the public state and the director state', () => {
 });
 
 describe('the honours and remedy commands', () => {
-  it('English Law 7, "honours must be called": request/honours becomes a journaled honours event with its tx, once', () => {
-    const r = checkCommand('honours', '{"transaction":"h1","seat":"n","count":3}');
-    expect(r.ok).toBe(false);
-    const ok = checkCommand('honours', '{"transaction":"h1","seat":"N","cards":["ha","HK","H10"]}');
-    expect(ok.ok, JSON.stringify(ok)).toBe(false);
+  it('English Law 7, honours "must be called at the end of the hand": request/honours becomes a journaled honours event with its tx, once', () => {
+    expect(checkCommand('honours', '{"transaction":"h1","seat":"n","count":3}').ok).toBe(false);
+    // The ten is no honour: "Honours, i.e., Ace, King, Queen, and Knave of trumps" (Eng. 3).
+    expect(checkCommand('honours', '{"transaction":"h1","seat":"N","cards":["ha","HK","H10"]}').ok).toBe(false);
     const good = checkCommand('honours', '{"transaction":"h1","seat":"N","cards":["ha","HK","HQ"],"count":3}');
     expect(good.ok).toBe(true);
     if (!good.ok) return;
