@@ -14,7 +14,7 @@ import { VARIANTS } from '../laws/variants.js';
 import { type JsonValue, type PatchOp, diffJson } from './patch.js';
 import { findLeaks } from './privacy.js';
 import type { ClubStatus } from '../club/table-side.js';
-import type { Score, ScoreOptions } from '../laws/score/index.js';
+import { type Score, type ScoreOptions, rulesFor } from '../laws/score/index.js';
 import {
   type DirectorHonoursCall, type PublicScore, type ScoreInputs, callKey, directorCalls, minimalPublicScore, publicScore,
   scoreInputs, scoreOfInputs,
@@ -463,6 +463,7 @@ export function directorState(table: Table, opts: ProjectionOptions): DirectorSt
  */
 export function publicScoreOf(table: Table, opts: ProjectionOptions): PublicScore | null {
   const inputs = opts.scoreInputs ?? scoreInputs(table);
+  if (inputs.variant === null || rulesFor(inputs.variant, opts.scoreOptions) === null) return null;
   const n = inputs.results.length;
   let k = 0;
   for (; k < n; k++) {
