@@ -21,6 +21,8 @@ interface AlertsTable { session: string; id: string; kind: string; json: string;
 interface DecisionsTable { session: string; transaction_id: string; cmd: string; digest: string; request: string; response: string; at: string }
 interface AssignmentsTable { session: string; table_id: string; round: number; json: string; at: string }
 interface MetaTable { key: string; value: string }
+interface InstancesTable { session: string; instance: string; seen_ms: number | string }
+interface LeasesTable { session: string; part: number; holder: string | null; expires_ms: number | string; epoch: number }
 
 /** The tables of the store, as Kysely sees them. */
 export interface DirectorDb {
@@ -32,6 +34,8 @@ export interface DirectorDb {
   decisions: DecisionsTable;
   assignments: AssignmentsTable;
   meta: MetaTable;
+  instances: InstancesTable;
+  leases: LeasesTable;
 }
 
 /** The migrations, oldest first. Append a new one; never edit one that has shipped. */
@@ -90,10 +94,33 @@ export const MIGRATIONS: Record<string, Migration> = {
       await db.schema.dropTable('meta').execute();
     },
   },
+  // Several director instances on one database (docs/championship.md): each says it is alive, and holds leases on
+  // partitions of the tables. Times are milliseconds since the epoch on the instances' own clocks (NTP-synchronised;
+  // a lease lasts seconds, so milliseconds of skew do not matter).
+  '0003-cluster': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.createTable('instances')
+        .addColumn('session', 'text', (c) => c.notNull()).addColumn('instance', 'text', (c) => c.notNull())
+        .addColumn('seen_ms', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('instances_pk', ['session', 'instance']).execute();
+      await db.schema.createTable('leases')
+        .addColumn('session', 'text', (c) => c.notNull()).addColumn('part', 'integer', (c) => c.notNull())
+        .addColumn('holder', 'text').addColumn('expires_ms', 'bigint', (c) => c.notNull())
+        .addColumn('epoch', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('leases_pk', ['session', 'part']).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('leases').execute();
+      await db.schema.dropTable('instances').execute();
+    },
+  },
 };
 
 /** The in-code migration provider (no migration files to ship or find at run time). */
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+/** A partition's lease as stored: who holds it, until when, and how many times it has changed hands. */
+export interface LeaseRow { part: number; holder: string | null; expiresMs: number; epoch: number }
 
 /** A stored event: the table's journal event with the table it came from. */
 export interface StoredEvent { table: string; seq: number; event: TableEvent }
@@ -207,6 +234,12 @@ export class StoreOps {
     return rows.map((r) => ({ transaction: r.transaction_id, cmd: r.cmd, digest: r.digest, request: JSON.parse(r.request), response: JSON.parse(r.response), at: r.at }));
   }
 
+  /** The latest revision of one board's record, if any. */
+  async tray(session: string, board: number): Promise<TrayRecord | undefined> {
+    const r = await this.q.selectFrom('trays').select('json').where('session', '=', session).where('board', '=', board).orderBy('rev', 'desc').executeTakeFirst();
+    return r && (JSON.parse(r.json) as TrayRecord);
+  }
+
   /** Every assignment, by table then round. */
   async assignments(session: string): Promise<RoundAssignment[]> {
     const rows = await this.q.selectFrom('assignments').select('json').where('session', '=', session).orderBy('table_id').orderBy('round').execute();
@@ -214,11 +247,72 @@ export class StoreOps {
   }
 }
 
+/** The queries of the partition leases (src/club/director/leases.ts), each one statement, outside any transaction. */
+export class LeaseOps {
+  constructor(private readonly q: Kysely<DirectorDb>) {}
+
+  /** Say that `instance` is alive at `nowMs`. */
+  async heartbeat(session: string, instance: string, nowMs: number): Promise<void> {
+    await this.q.insertInto('instances').values({ session, instance, seen_ms: nowMs })
+      .onConflict((oc) => oc.columns(['session', 'instance']).doUpdateSet({ seen_ms: nowMs })).execute();
+  }
+
+  /** The instances seen since `sinceMs`, by name. */
+  async liveInstances(session: string, sinceMs: number): Promise<string[]> {
+    const rows = await this.q.selectFrom('instances').select('instance').where('session', '=', session).where('seen_ms', '>', sinceMs).orderBy('instance').execute();
+    return rows.map((r) => r.instance);
+  }
+
+  /** Forget an instance (it stopped cleanly). */
+  async forget(session: string, instance: string): Promise<void> {
+    await this.q.deleteFrom('instances').where('session', '=', session).where('instance', '=', instance).execute();
+  }
+
+  /** Make the lease rows 0..n-1 that do not exist yet (free, expired). */
+  async ensureLeases(session: string, n: number): Promise<void> {
+    const values = Array.from({ length: n }, (_, part) => ({ session, part, holder: null, expires_ms: 0, epoch: 0 }));
+    await this.q.insertInto('leases').values(values).onConflict((oc) => oc.columns(['session', 'part']).doNothing()).execute();
+  }
+
+  /** Every lease, by partition. */
+  async leases(session: string): Promise<LeaseRow[]> {
+    const rows = await this.q.selectFrom('leases').selectAll().where('session', '=', session).orderBy('part').execute();
+    return rows.map((r) => ({ part: num(r.part), holder: r.holder, expiresMs: num(r.expires_ms), epoch: num(r.epoch) }));
+  }
+
+  /** Take a partition that is free, expired or already ours; true when it is now ours until `untilMs`. */
+  async acquire(session: string, part: number, instance: string, nowMs: number, untilMs: number): Promise<boolean> {
+    // One conditional UPDATE: of two instances racing for the same expired lease, the database lets one win.
+    const r = await this.q.updateTable('leases').set((eb) => ({ holder: instance, expires_ms: untilMs, epoch: eb('epoch', '+', 1) }))
+      .where('session', '=', session).where('part', '=', part)
+      .where((eb) => eb.or([eb('holder', 'is', null), eb('holder', '=', instance), eb('expires_ms', '<', nowMs)]))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** Extend a lease we hold; false when it is no longer ours (it expired and another instance took it). */
+  async renew(session: string, part: number, instance: string, untilMs: number): Promise<boolean> {
+    const r = await this.q.updateTable('leases').set({ expires_ms: untilMs })
+      .where('session', '=', session).where('part', '=', part).where('holder', '=', instance).executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** Give a lease up at once, so another instance need not wait for it to expire. */
+  async release(session: string, part: number, instance: string): Promise<void> {
+    await this.q.updateTable('leases').set({ holder: null, expires_ms: 0 })
+      .where('session', '=', session).where('part', '=', part).where('holder', '=', instance).execute();
+  }
+}
+
 /** The director's store: the queries, transactions, and closing. */
 export class DirectorStore extends StoreOps {
   private constructor(readonly db: Kysely<DirectorDb>, readonly engine: 'sqlite' | 'postgres', readonly where: string) {
     super(db);
+    this.leaseOps = new LeaseOps(db);
   }
+
+  /** The partition leases' queries. */
+  readonly leaseOps: LeaseOps;
 
   /** Open (creating a SQLite file if needed) and migrate to the latest schema; `url` is `sqlite:PATH` or `postgres://...`. */
   static async open(url: string): Promise<DirectorStore> {
@@ -236,6 +330,9 @@ export class DirectorStore extends StoreOps {
       store = new DirectorStore(new Kysely<DirectorDb>({ dialect: new SqliteDialect({ database: sqlite }) }), 'sqlite', path);
     } else if (/^postgres(ql)?:\/\//.test(url)) {
       const pool = new pg.Pool({ connectionString: url, max: 4 });
+      // A restart of PostgreSQL ends the idle connections with an 'error' event, which would kill the process if no
+      // one listened: the next query opens a new connection, or fails and the director waits for the database.
+      pool.on('error', () => undefined);
       store = new DirectorStore(new Kysely<DirectorDb>({ dialect: new PostgresDialect({ pool }) }), 'postgres', url.replace(/\/\/[^@/]*@/, '//'));
     } else {
       throw new Error(`store.url: "${url}" is not a store; use "sqlite:PATH" or "postgres://user@host:5432/database"`);
