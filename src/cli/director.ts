@@ -8,9 +8,10 @@ import { loadDirectorConfig, publishedDirectorSchemaText } from '../club/directo
 import { DirectorService } from '../club/director/service.js';
 import { EX_USAGE, STDIO, parseCommand } from './args.js';
 
-const USAGE = `usage: tenace director --config FILE [--db PATH] [--check] [--schema]
+const USAGE = `usage: tenace director --config FILE [--db PATH] [--instance NAME] [--check] [--schema]
   --config FILE  the director's YAML config (config/club.example.yaml)
   --db PATH      a SQLite database file, instead of the config's store.url
+  --instance NAME  this instance's name among several sharing the store (sets cluster.instance; implies cluster:)
   --check        check the config, print "ok: ..." and exit (0 valid, 78 invalid)
   --schema       print the config's JSON Schema (config/club.schema.json) and exit
 `;
@@ -22,7 +23,7 @@ export async function directorCommand(argv: string[]): Promise<number> {
   const args = parseCommand('director', USAGE, {
     args: argv,
     options: {
-      config: { type: 'string', short: 'c' }, db: { type: 'string' }, check: { type: 'boolean' }, schema: { type: 'boolean' },
+      config: { type: 'string', short: 'c' }, db: { type: 'string' }, instance: { type: 'string' }, check: { type: 'boolean' }, schema: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   }, STDIO);
@@ -43,8 +44,16 @@ export async function directorCommand(argv: string[]): Promise<number> {
   }
   const config = loaded.config;
   if (args.values.db) config.store.url = `sqlite:${resolve(args.values.db)}`;
+  if (args.values.instance !== undefined) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(args.values.instance)) {
+      process.stderr.write(`tenace director: --instance: "${args.values.instance}" cannot name an instance; use 1-64 letters, digits, "-", "_" or "."\n`);
+      return EX_USAGE;
+    }
+    config.cluster = { partitions: 16, leaseSeconds: 10, heartbeatSeconds: 2, ...config.cluster, instance: args.values.instance };
+  }
   if (args.values.check) {
-    process.stdout.write(`ok: club ${config.club.id} session ${config.session}, ${config.movement.name} on ${config.movement.tables} tables (${config.tables.join(', ')}), ${config.variant}, mqtt ${config.mqtt.url} under ${config.mqtt.baseTopic}/${config.club.id}/, store ${config.store.url.replace(/\/\/[^@/]*@/, '//')}\n`);
+    const cl = config.cluster;
+    process.stdout.write(`ok: club ${config.club.id} session ${config.session}, ${config.movement.name} on ${config.movement.tables} tables (${config.tables.join(', ')}), ${config.variant}, mqtt ${config.mqtt.url} under ${config.mqtt.baseTopic}/${config.club.id}/, store ${config.store.url.replace(/\/\/[^@/]*@/, '//')}${cl ? `, one of several instances (${cl.partitions} partitions, lease ${cl.leaseSeconds} s)` : ''}\n`);
     return 0;
   }
   const log = createLogger({ log: config.log, club: config.club });
@@ -55,30 +64,50 @@ export async function directorCommand(argv: string[]): Promise<number> {
     process.stderr.write(`tenace director: mqtt.passwordFile: ${(e as Error).message}\n`);
     return EX_CONFIG;
   }
-  let fatal: Error | null = null;
+  let signalled = false;
   let wake: () => void = () => undefined;
   // Listen for the stop signal before starting: a stop may come while the store is still being read.
-  const stopped = new Promise<void>((r) => {
-    wake = r;
-    const stop = (signal: string) => {
-      log.info({ signal }, 'stopping');
-      r();
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
+  const stop = (signal: string) => {
+    log.info({ signal }, 'stopping');
+    signalled = true;
+    wake();
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  const sleep = (ms: number) => new Promise<void>((r) => {
+    const t = setTimeout(r, ms);
+    wake = () => { clearTimeout(t); r(); };
   });
-  let service: DirectorService | undefined;
-  try {
-    service = new DirectorService({ config, log, password, onFatal: (err) => { fatal = err; wake(); } });
-    await service.start();
-  } catch (e) {
-    await service?.stop().catch(() => undefined);
-    log.error({ err: (e as Error).message }, 'cannot start');
-    process.stderr.write(`tenace director: cannot start: ${(e as Error).message}\n`);
-    return 1;
+  // The first start must succeed (a wrong store URL is the operator's to fix). After that, a failed store (PostgreSQL
+  // restarted, a disk gone) restarts the service in this process once the store answers again: nothing was
+  // acknowledged that was not committed, so the broker gives the rest again and the tables fill any gap.
+  let first = true;
+  let restarts = 0;
+  while (!signalled) {
+    let fatal: Error | null = null;
+    const failed = new Promise<void>((r) => { wake = r; });
+    const service = new DirectorService({ config, log, password, onFatal: (err) => { fatal = err; wake(); } });
+    try {
+      await service.start();
+    } catch (e) {
+      await service.stop().catch(() => undefined);
+      if (first) {
+        log.error({ err: (e as Error).message }, 'cannot start');
+        process.stderr.write(`tenace director: cannot start: ${(e as Error).message}\n`);
+        return 1;
+      }
+      log.warn({ err: (e as Error).message }, 'director: the store is not back yet; trying again in 1 s');
+      await sleep(1000);
+      continue;
+    }
+    if (first) log.info({ session: config.session, store: config.store.url.replace(/\/\/[^@/]*@/, '//'), tables: config.tables, instance: service.instance || undefined }, 'director running');
+    else log.info({ restarts }, 'director: running again after the store failed');
+    first = false;
+    if (!signalled) await failed;
+    await service.stop().catch((e: unknown) => log.warn({ err: (e as Error).message }, 'director: did not stop cleanly'));
+    if (fatal === null || signalled) break;
+    restarts++;
+    await sleep(1000);
   }
-  log.info({ session: config.session, store: config.store.url.replace(/\/\/[^@/]*@/, '//'), tables: config.tables }, 'director running');
-  await stopped;
-  await service!.stop();
-  return fatal ? 1 : 0;
+  return 0;
 }

@@ -46,6 +46,17 @@ describe('the director config', () => {
     expect(errorsOf('club: { id: "a/b" }\nsession: s\nmovement: { schedule: schedule.json }\n')).toEqual([expect.stringMatching(/^club.id: must be the club's short id.*MQTT topic level/)]);
   });
 
+  it('cluster: the defaults of one of several instances, and a heartbeat slower than half the lease refused', () => {
+    const r = parseDirectorConfig('club: { id: ely }\nsession: s\nmovement: { schedule: schedule.json }\ncluster:\n', dir);
+    expect(r.ok && r.config.cluster).toEqual({ partitions: 16, leaseSeconds: 10, heartbeatSeconds: 2 });
+    expect(errorsOf('club: { id: ely }\nsession: s\nmovement: { schedule: schedule.json }\ncluster: { leaseSeconds: 4, heartbeatSeconds: 3 }\n'))
+      .toEqual([expect.stringMatching(/^cluster.heartbeatSeconds: is 3 s against a lease of 4 s: make it at most half the lease/)]);
+    expect(errorsOf('club: { id: ely }\nsession: s\nmovement: { schedule: schedule.json }\ncluster: { instance: "a b" }\n'))
+      .toEqual([expect.stringMatching(/^cluster.instance: must name this instance/)]);
+    expect(errorsOf('club: { id: ely }\nsession: s\nmovement: { schedule: schedule.json }\ncluster: { partitions: 0 }\n'))
+      .toEqual([expect.stringMatching(/^cluster.partitions: must be the number of partitions/)]);
+  });
+
   it('config/club.schema.json is in sync with the schema object (regenerate: tenace director --schema > config/club.schema.json)', () => {
     expect(readFileSync(join(ROOT, 'config', 'club.schema.json'), 'utf8')).toBe(publishedDirectorSchemaText());
   });

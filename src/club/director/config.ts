@@ -32,6 +32,8 @@ export interface DirectorConfig {
   scoring: { method?: ScoreMethod };
   embargo: DirectorEmbargo;
   log: { level: LogLevel };
+  /** Present when this is one of several director instances sharing the store (docs/championship.md). */
+  cluster?: { partitions: number; leaseSeconds: number; heartbeatSeconds: number; instance?: string };
 }
 
 const TOPIC_ID = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
@@ -116,6 +118,28 @@ export const directorConfigSchema = {
       properties: { method: { type: 'string', enum: ['average', 'matchpoints', 'cross-imps', 'butler'] } },
     },
     embargo: { type: 'string', enum: ['tray-complete', 'session-end'], default: 'tray-complete' },
+    cluster: {
+      type: 'object', additionalProperties: false,
+      description: 'several director instances sharing one store: each follows the tables of the partitions it holds a lease on',
+      properties: {
+        partitions: {
+          type: 'integer', minimum: 1, maximum: 1024, default: 16,
+          fix: 'must be the number of partitions the tables fall into (table n goes to partition (n - 1) mod partitions), 1 to 1024; a few per instance',
+        },
+        leaseSeconds: {
+          type: 'integer', minimum: 2, maximum: 600, default: 10,
+          fix: 'must be how long a lease lasts unrenewed, 2 to 600 seconds: a dead instance\'s tables wait this long for another',
+        },
+        heartbeatSeconds: {
+          type: 'integer', minimum: 1, maximum: 300, default: 2,
+          fix: 'must be how often an instance renews its leases, 1 to 300 seconds, well under leaseSeconds',
+        },
+        instance: {
+          type: 'string', pattern: TOPIC_ID,
+          fix: `must name this instance, distinct among the instances (default <host>-<pid>); ${TOPIC_ID_FIX}`,
+        },
+      },
+    },
     log: {
       type: 'object', additionalProperties: false, default: {},
       properties: { level: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' } },
@@ -166,6 +190,8 @@ export function parseDirectorConfig(text: string, baseDir = process.cwd()): Dire
   if (club && typeof club === 'object' && Number.isSafeInteger(club.id)) club.id = String(club.id);
   // A section with every line commented out reads as null: the same as leaving it out.
   for (const k of ['mqtt', 'store', 'http', 'scoring', 'log']) if (data[k] === null) delete data[k];
+  // `cluster:` with every line commented out still means "one of several instances", with the defaults.
+  if (data.cluster === null) data.cluster = {};
   if (Array.isArray(data.tables)) data.tables = data.tables.map((t) => (Number.isSafeInteger(t) ? String(t) : t));
 
   const validate = getValidator();
@@ -300,6 +326,9 @@ function crossChecks(c: DirectorConfig, baseDir: string): ConfigError[] {
       if (j !== undefined) errors.push({ path: `tables[${i}]`, message: `repeats "${t}" of tables[${j}]: give each table its own id` });
       else seen.set(t, i);
     });
+  }
+  if (c.cluster && c.cluster.heartbeatSeconds * 2 > c.cluster.leaseSeconds) {
+    errors.push({ path: 'cluster.heartbeatSeconds', message: `is ${c.cluster.heartbeatSeconds} s against a lease of ${c.cluster.leaseSeconds} s: make it at most half the lease, or a slow heartbeat loses the lease to another instance` });
   }
   if (c.mqtt.password !== undefined && c.mqtt.passwordFile !== undefined) {
     errors.push({ path: 'mqtt.passwordFile', message: 'cannot be used together with mqtt.password: keep one of the two' });

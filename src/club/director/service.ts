@@ -11,6 +11,7 @@
 // order; nothing in that path may wait for another incoming packet (a PUBACK of our own publish, a response), or the
 // client would wait for itself: publishes from it are fire-and-forget, requests are answered on a later packet.
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 import { type TableEvent, validateTableEvent } from '../../formats/table-log.js';
@@ -25,6 +26,7 @@ import type {
 import { type DirectorConfig, readSchedule } from './config.js';
 import { type Decision, checkDecision, decisionDigest, transactionKey } from './decisions.js';
 import { type Completion, type ScheduleIndex, TableFold, indexSchedule, travellerOf } from './fold.js';
+import { PartitionLeases, partitionOf } from './leases.js';
 import { DirectorStore, type StoreOps, type StoredDecision, type StoredResult } from './store.js';
 
 /** The club functions the director calls (injected in tests, the real modules by default). */
@@ -134,6 +136,12 @@ export class DirectorService {
   private readonly warned = new Set<string>();
   private stopped = false;
   private failed = false;
+  /** Cluster mode: the leases, the tables followed (those of the partitions held), the store's changes read back. */
+  private leases: PartitionLeases | null = null;
+  private readonly owned: Set<string> | null;
+  private syncTimer: NodeJS.Timeout | null = null;
+  /** This instance's name among the director instances (cluster mode; '' otherwise). */
+  instance = '';
   /** The MQTT client id, which names the director's persistent session at the broker (set by start). */
   clientId = '';
 
@@ -148,6 +156,7 @@ export class DirectorService {
     this.prefix = `${this.c.mqtt.baseTopic}/${this.c.club.id}/`;
     this.store = opts.store ?? null;
     this.ownStore = !opts.store;
+    this.owned = this.c.cluster ? new Set() : null;
     if (this.c.tables.length !== this.schedule.tables) {
       throw new Error(`tables: lists ${this.c.tables.length} table ids but the schedule has ${this.schedule.tables} tables; give one id per table`);
     }
@@ -164,18 +173,56 @@ export class DirectorService {
   async start(): Promise<void> {
     if (!this.store) this.store = await DirectorStore.open(this.c.store.url);
     await this.rebuild();
-    this.clientId = this.c.mqtt.clientId ?? `tenace-director-${this.c.club.id}-${this.c.session}-${(await this.store.instanceId()).slice(0, 8)}`;
+    const cl = this.c.cluster;
+    this.instance = cl ? (cl.instance ?? `${hostname()}-${process.pid}`) : '';
+    this.clientId = this.c.mqtt.clientId
+      ?? `tenace-director-${this.c.club.id}-${this.c.session}-${cl ? this.instance : (await this.store.instanceId()).slice(0, 8)}`;
     this.connect();
     this.retryTimer = setInterval(() => this.retryGaps(), Math.max(500, (this.opts.requestRetryMs ?? 3000) / 2));
     this.retryTimer.unref();
+    if (cl) {
+      this.leases = new PartitionLeases({
+        ops: this.store.leaseOps, session: this.c.session, instance: this.instance, partitions: cl.partitions,
+        leaseMs: cl.leaseSeconds * 1000, heartbeatMs: cl.heartbeatSeconds * 1000, log: this.log,
+        onChange: (gained, lost) => this.enqueue(() => this.repartition(gained, lost)),
+        onFailure: (err) => this.fail(err),
+      });
+      await this.leases.start();
+      this.syncTimer = setInterval(() => {
+        if (this.stopped || this.failed) return;
+        void this.enqueue(() => this.syncFromStore()).catch(() => undefined);
+      }, SYNC_MS);
+      this.syncTimer.unref();
+    }
     if (this.opts.web ?? this.c.http.enabled) await this.startWeb();
     this.flushNow();
+  }
+
+  /** Whether this instance publishes the session's own topics: always alone, the holder of partition 0 in a cluster. */
+  private get leader(): boolean {
+    return this.leases === null || this.leases.leader;
+  }
+
+  /** The tables this instance follows: all of them alone, those of its partitions in a cluster. */
+  private followed(): TableState[] {
+    return [...this.tables.values()].filter((ts) => this.owned === null || this.owned.has(ts.id));
+  }
+
+  /** The store or the leases failed: stop acknowledging, and let the owner restart the service. */
+  private fail(err: Error): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.log.fatal({ err: err.message }, 'director: the store failed; no further message is acknowledged');
+    this.opts.onFatal?.(err);
   }
 
   /** Stop: finish the message in hand, disconnect cleanly, close the page and the store. */
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    if (this.syncTimer) clearInterval(this.syncTimer);
+    // A clean stop gives the leases up, so the other instances take the tables at once; a failed store cannot.
+    if (this.leases) await this.leases.stop(!this.failed);
     if (this.retryTimer) clearInterval(this.retryTimer);
     if (this.flushTimer) clearTimeout(this.flushTimer);
     await this.chain.catch(() => undefined);
@@ -256,11 +303,12 @@ export class DirectorService {
       this.tables.get(r.table)?.recorded.add(r.fromSeq);
     }
     const first = await s.firstSeqs(session);
-    const events = await s.events(session);
+    // In a cluster no table is followed before the leases are taken: their events are read then (repartition).
+    const events = this.owned ? [] : await s.events(session);
     const work = new Work();
     for (const e of events) {
       const ts = this.tables.get(e.table);
-      if (!ts) continue;
+      if (!ts || (this.owned && !this.owned.has(ts.id))) continue;
       ts.pending.set(e.seq, { ...e.event, seq: e.seq });
       ts.maxSeq = Math.max(ts.maxSeq, e.seq);
     }
@@ -286,7 +334,7 @@ export class DirectorService {
   }
 
   private initialAssignments(work: Work): void {
-    for (const ts of this.tables.values()) {
+    for (const ts of this.followed()) {
       if (this.assignments.has(ts.id)) continue;
       this.assign(ts, this.schedule.rounds[0]?.round ?? 1, work);
     }
@@ -303,7 +351,9 @@ export class DirectorService {
       clean: false,
       ...(this.c.mqtt.protocolVersion === 4
         ? { protocolVersion: 4 as const }
-        : { protocolVersion: 5 as const, properties: { sessionExpiryInterval: 7 * 24 * 3600 } }),
+        // A cluster instance's tables go to another instance when it dies, which asks the tables for what it missed:
+        // its own queue need only outlive a restart.
+        : { protocolVersion: 5 as const, properties: { sessionExpiryInterval: this.c.cluster ? Math.max(60, 6 * this.c.cluster.leaseSeconds) : 7 * 24 * 3600 } }),
       keepalive: this.c.mqtt.keepalive,
       reconnectPeriod: 1000,
       username: this.c.mqtt.username,
@@ -327,11 +377,12 @@ export class DirectorService {
       (client.stream as { setNoDelay?: (on: boolean) => void } | undefined)?.setNoDelay?.(true);
       this.log.info({ url: this.c.mqtt.url, sessionPresent: ack.sessionPresent }, 'director: connected');
       const p = this.prefix;
-      client.subscribe([`${p}+/director/event`, `${p}+/status`, `${p}+/response/events`, `${p}+/director`, `${p}club/${this.c.session}/request/+`, this.topics.traysFilter], { qos: 1 }, (err) => {
-        if (err) this.log.error({ err }, 'director: subscribe failed');
-      });
+      const filters = this.owned
+        ? [this.topics.traysFilter, ...(this.leader ? [this.decisionFilter()] : []), ...this.followed().flatMap((ts) => this.tableFilters(ts.id))]
+        : [`${p}+/director/event`, `${p}+/status`, `${p}+/response/events`, `${p}+/director`, this.decisionFilter(), this.topics.traysFilter];
+      this.mqttSubscribe(filters);
       this.publishAll();
-      for (const ts of this.tables.values()) {
+      for (const ts of this.followed()) {
         ts.request = null;
         this.requestEvents(ts);
       }
@@ -342,6 +393,29 @@ export class DirectorService {
     });
     client.on('error', (err) => this.log.warn({ err: err.message }, 'director: mqtt error'));
     client.on('offline', () => this.log.warn('director: broker offline; reconnecting'));
+  }
+
+  private decisionFilter(): string {
+    return `${this.prefix}club/${this.c.session}/request/+`;
+  }
+
+  /** The topics of one table the director follows. */
+  private tableFilters(id: string): string[] {
+    return ['director/event', 'status', 'response/events', 'director'].map((t) => `${this.prefix}${id}/${t}`);
+  }
+
+  private mqttSubscribe(filters: string[]): void {
+    if (filters.length === 0 || !this.client?.connected) return;
+    this.client.subscribe(filters, { qos: 1 }, (err) => {
+      if (err && !this.stopped) this.log.error({ err }, 'director: subscribe failed');
+    });
+  }
+
+  private mqttUnsubscribe(filters: string[]): void {
+    if (filters.length === 0 || !this.client?.connected) return;
+    this.client.unsubscribe(filters, (err) => {
+      if (err && !this.stopped) this.log.warn({ err }, 'director: unsubscribe failed');
+    });
   }
 
   /** Run `fn` after everything queued before it: the director's state changes one message at a time. */
@@ -363,8 +437,16 @@ export class DirectorService {
   }
 
   private publishAll(): void {
+    for (const ts of this.followed()) {
+      const a = this.assignments.get(ts.id);
+      if (a) this.pub(tableTopics(this.c.club.id, a.table, this.c.mqtt.baseTopic).assignment, a, true);
+    }
+    if (this.leader) this.publishSessionTopics();
+  }
+
+  /** The session's own retained topics, published by the one instance that holds partition 0. */
+  private publishSessionTopics(): void {
     this.pub(this.topics.schedule, this.schedule, true);
-    for (const a of this.assignments.values()) this.pub(tableTopics(this.c.club.id, a.table, this.c.mqtt.baseTopic).assignment, a, true);
     for (const r of this.records.values()) this.pub(this.topics.tray(r.board), r, true);
     this.pub(this.topics.released, this.releasedMessage(), true);
     this.standingsDirty = true;
@@ -386,6 +468,8 @@ export class DirectorService {
       }
       const ts = this.tables.get(parts[0]);
       const rest = parts.slice(1).join('/');
+      // A table of a partition given up (a message the broker had queued): its new holder asks the table for it.
+      if (ts && this.owned && !this.owned.has(ts.id)) return;
       if (!ts) {
         if (rest === 'director/event' && !this.warned.has(`table:${parts[0]}`)) {
           this.warned.add(`table:${parts[0]}`);
@@ -506,9 +590,7 @@ export class DirectorService {
       await this.store!.transaction(fn);
     } catch (err) {
       // The in-memory state now runs ahead of the store: stop acknowledging; a restart rebuilds from the store.
-      this.failed = true;
-      this.log.fatal({ err }, 'director: the store failed; no further message is acknowledged');
-      this.opts.onFatal?.(err as Error);
+      this.fail(err as Error);
       throw new StoreFailure((err as Error).message);
     }
   }
@@ -519,7 +601,7 @@ export class DirectorService {
 
   private retryGaps(): void {
     if (this.stopped || !this.client?.connected) return;
-    for (const ts of this.tables.values()) if (ts.firstSeq === null || ts.pending.size > 0) this.requestEvents(ts);
+    for (const ts of this.followed()) if (ts.firstSeq === null || ts.pending.size > 0) this.requestEvents(ts);
   }
 
   /** Ask a table for the events after the last one folded (from the start while its first seq is unknown). */
@@ -554,6 +636,117 @@ export class DirectorService {
       }
       if (c) this.onCompletion(ts, c, work);
     }
+  }
+
+  // ------------------------------------------------------------------------------------------------ cluster
+
+  /** Partitions changed hands: stop following the tables lost, and take up the tables gained from the store. */
+  private async repartition(gained: number[], lost: number[]): Promise<void> {
+    const owned = this.owned!;
+    const parts = this.c.cluster!.partitions;
+    const tablesOf = (ps: number[]) => [...this.tables.values()].filter((ts) => ps.includes(partitionOf(ts.no, parts)));
+    const wasLeader = lost.includes(0);
+    for (const ts of tablesOf(lost)) {
+      owned.delete(ts.id);
+      this.mqttUnsubscribe(this.tableFilters(ts.id));
+      this.resetTable(ts);
+    }
+    if (wasLeader) this.mqttUnsubscribe([this.decisionFilter()]);
+    const taken = tablesOf(gained);
+    if (taken.length > 0) {
+      // What the previous holder stored is the starting point: its results, records and decisions first, then this
+      // partition's events folded again (which derives nothing new), then the tables are asked for the rest.
+      await this.syncFromStore();
+      const s = this.store!;
+      const first = await s.firstSeqs(this.c.session);
+      const work = new Work();
+      for (const ts of taken) {
+        owned.add(ts.id);
+        this.resetTable(ts);
+        const f = first.get(ts.id);
+        if (f !== undefined) ts.firstSeq = f;
+        for (const r of this.results.values()) if (r.table === ts.id) ts.recorded.add(r.fromSeq);
+        for (const e of await s.events(this.c.session, ts.id)) {
+          ts.pending.set(e.seq, { ...e.event, seq: e.seq });
+          ts.maxSeq = Math.max(ts.maxSeq, e.seq);
+        }
+        this.foldReady(ts, work);
+      }
+      this.initialAssignments(work);
+      if (work.writes.length > 0) await this.commit(async (tx) => { for (const w of work.writes) await w(tx); });
+      for (const p of work.publishes) p();
+      this.mqttSubscribe([...(gained.includes(0) ? [this.decisionFilter()] : []), ...taken.flatMap((ts) => this.tableFilters(ts.id))]);
+      for (const ts of taken) {
+        const a = this.assignments.get(ts.id);
+        if (a) this.pub(tableTopics(this.c.club.id, ts.id, this.c.mqtt.baseTopic).assignment, a, true);
+        this.requestEvents(ts);
+      }
+    }
+    if (gained.includes(0)) this.publishSessionTopics();
+    this.scheduleFlush();
+  }
+
+  private resetTable(ts: TableState): void {
+    ts.fold = new TableFold(this.c.variant);
+    ts.firstSeq = null;
+    ts.pending.clear();
+    ts.maxSeq = 0;
+    ts.status = 'unknown';
+    ts.recorded.clear();
+    ts.request = null;
+  }
+
+  /**
+   * Read back what the other instances stored: results, tray records, assignments, alerts and decisions. The store
+   * is the truth they share; standings and released trays are derived from it by the holder of partition 0.
+   */
+  private async syncFromStore(): Promise<void> {
+    const s = this.store!;
+    const session = this.c.session;
+    let changed = false;
+    for (const r of await s.results(session)) {
+      if (this.owned?.has(r.table)) continue;
+      const key = `${r.traveller.board}:${r.table}`;
+      const prev = this.results.get(key);
+      if (prev && prev.fromSeq === r.fromSeq && prev.toSeq === r.toSeq) continue;
+      this.results.set(key, r);
+      const list = this.playedAt.get(r.traveller.board) ?? [];
+      if (!list.includes(r.table)) list.push(r.table);
+      this.playedAt.set(r.traveller.board, list);
+      changed = true;
+    }
+    for (const r of await s.trays(session)) {
+      if ((this.records.get(r.board)?.rev ?? 0) < r.rev) {
+        this.records.set(r.board, r);
+        changed = true;
+      }
+    }
+    for (const a of await s.assignments(session)) {
+      if ((this.assignments.get(a.table)?.round ?? 0) < a.round) {
+        this.assignments.set(a.table, a);
+        changed = true;
+      }
+    }
+    for (const { id, alert } of await s.alerts(session)) {
+      if (this.alertIds.has(id)) continue;
+      this.alertIds.add(id);
+      this.alerts.push(alert);
+      changed = true;
+    }
+    for (const d of await s.decisions(session)) {
+      if (this.decisions.has(d.transaction)) continue;
+      this.decisions.set(d.transaction, d);
+      if ((d.response as { ok?: boolean }).ok === true) this.applyDecisionState({ name: d.cmd, params: d.request } as Decision);
+      changed = true;
+    }
+    if (!changed) return;
+    this.standingsDirty = true;
+    const work = new Work();
+    this.updateReleased(work);
+    if (this.leader) this.advanceIdle(work);
+    if (work.writes.length > 0) await this.commit(async (tx) => { for (const w of work.writes) await w(tx); });
+    for (const p of work.publishes) p();
+    this.scheduleFlush();
   }
 
   // ------------------------------------------------------------------------------------------------ derivations
@@ -595,24 +788,51 @@ export class DirectorService {
     if (!existing) {
       const rec: TrayRecord = { ...mine, rev: 1 };
       this.records.set(rec.board, rec);
-      work.write((tx) => tx.putTray(this.c.session, rec));
-      work.publish(() => this.pub(this.topics.tray(rec.board), rec, true));
+      let stands = true;
+      work.write(async (tx) => {
+        if (await tx.putTray(this.c.session, rec)) return;
+        // Another director instance stored this tray's original first (a cluster): that record stands, and this play
+        // is compared with it as any later play is.
+        const first = await tx.tray(this.c.session, rec.board);
+        if (!first) return;
+        stands = false;
+        this.records.set(first.board, first);
+        const fouled = this.fouledAlert(ts, c, round, first, mine, original);
+        if (fouled && !this.alertIds.has(fouled.id) && await tx.putAlert(this.c.session, fouled.id, fouled.alert)) {
+          this.alertIds.add(fouled.id);
+          this.alerts.push(fouled.alert);
+          work.publish(() => this.pub(this.topics.alerts, fouled.alert, false));
+        }
+      });
+      work.publish(() => {
+        if (stands) this.pub(this.topics.tray(rec.board), rec, true);
+      });
       return;
     }
+    const fouled = this.fouledAlert(ts, c, round, existing, mine, original);
+    if (fouled) this.raise(fouled.id, fouled.alert, work);
+  }
+
+  /** The fouled-tray alert when a play's hands differ from the record, with the tray doctor's moves; null when equal. */
+  private fouledAlert(ts: TableState, c: Completion, round: number | undefined, existing: TrayRecord, mine: TrayRecord, original: boolean): { id: string; alert: ClubAlert } | null {
     try {
       const differences = this.fns.handDifferences(existing.hands, mine.hands);
-      if (differences.length === 0) return;
+      if (differences.length === 0) return null;
       const moves = this.fns.trayDoctor(existing.hands, mine.hands);
       const outcome = this.fns.fouledTrayOutcome(this.schedule.tables, original ? 'original' : 'overplay');
       const cards = differences.map((d) => `${d.card} (${d.table} here, ${d.record} in the record)`).join(', ');
-      this.raise(`fouled-tray:${ts.id}:${c.board}:${c.fromSeq}`, {
-        schema: 1, type: 'tenace.alert', kind: 'fouled-tray', session: this.c.session, table: ts.id, board: c.board,
-        ...(round !== undefined ? { round } : {}), law: outcome.law,
-        message: `Tray ${c.board} at table ${ts.id} held other hands than its record: ${cards}. ${outcome.law}: ${outcome.message}`,
-        differences, moves, outcome, seq: c.toSeq, at: this.now().toISOString(),
-      }, work);
+      return {
+        id: `fouled-tray:${ts.id}:${c.board}:${c.fromSeq}`,
+        alert: {
+          schema: 1, type: 'tenace.alert', kind: 'fouled-tray', session: this.c.session, table: ts.id, board: c.board,
+          ...(round !== undefined ? { round } : {}), law: outcome.law,
+          message: `Tray ${c.board} at table ${ts.id} held other hands than its record: ${cards}. ${outcome.law}: ${outcome.message}`,
+          differences, moves, outcome, seq: c.toSeq, at: this.now().toISOString(),
+        },
+      };
     } catch (err) {
       this.warnOnce('handDifferences', { err: (err as Error).message }, 'director: cannot compare tray records');
+      return null;
     }
   }
 
@@ -634,7 +854,9 @@ export class DirectorService {
     const released = this.c.embargo === 'session-end' ? (complete.length === boards.length ? complete : []) : complete;
     if (released.length === this.released.length && released.every((b, i) => b === this.released[i])) return;
     this.released = released;
-    work.publish(() => this.pub(this.topics.released, this.releasedMessage(), true));
+    work.publish(() => {
+      if (this.leader) this.pub(this.topics.released, this.releasedMessage(), true);
+    });
   }
 
   private releasedMessage(): unknown {
@@ -867,7 +1089,7 @@ export class DirectorService {
   }
 
   private flushNow(): void {
-    if (this.standingsDirty) {
+    if (this.standingsDirty && this.leader) {
       this.standingsDirty = false;
       const travellers = this.travellers();
       if (travellers.length > 0) {
@@ -881,7 +1103,7 @@ export class DirectorService {
       }
     }
     this.snap = this.buildSnapshot();
-    this.pub(this.topics.director, this.snap, true);
+    if (this.leader) this.pub(this.topics.director, this.snap, true);
     for (const w of this.watchers) {
       try {
         w(this.snap);
@@ -944,6 +1166,9 @@ class StoreFailure extends Error {}
  * and the snapshot (schedule, records, alerts) is the largest message the director sends.
  */
 const FLUSH_MS = 100;
+
+/** How often a cluster instance reads back what the others stored (ms): the standings lag the cards by about this. */
+const SYNC_MS = 250;
 
 /** The schedule of the config's movement; throws a sentence naming the field when it cannot be made. */
 export function generateSchedule(c: DirectorConfig): Schedule {

@@ -1,0 +1,80 @@
+// Several director instances on one store (docs/championship.md), in one process against the real Mosquitto, on
+// SQLite and on PostgreSQL: each follows the tables of the partitions it holds, the holder of partition 0 publishes
+// the standings from the store, and when an instance stops its tables are taken up by another with nothing lost or
+// counted twice.
+import mqtt from 'mqtt';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DirectorService } from '../../src/club/director/service.js';
+import { DirectorStore } from '../../src/club/director/store.js';
+import type { RoundAssignment, ScoreReport } from '../../src/club/types.js';
+import { uid, waitFor } from '../feed/broker.js';
+import { BROKER, EXPECTED, FakeTable, Observer, SCHEDULE, STUBS, quietLog, seedHand, testConfig } from '../club/director-rig.js';
+import { ENGINES, type EngineDb, freshDb } from '../club/store-engines.js';
+
+const T = 20_000;
+
+describe.each(ENGINES)('director instances sharing a store on %s', (engine) => {
+  const cleanup: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const f of cleanup.reverse()) await f().catch(() => undefined);
+    cleanup.length = 0;
+  });
+
+  it('two instances split the tables; the standings hold every table\'s result once; a stopped instance\'s table is taken up mid-deal', async () => {
+    const club = uid('cluster');
+    const db: EngineDb = await freshDb(engine);
+    cleanup.push(() => db.drop());
+    const obs = await Observer.connect(club);
+    cleanup.push(() => obs.close());
+    const tables = [await FakeTable.connect(club, '1'), await FakeTable.connect(club, '2')];
+    for (const t of tables) cleanup.push(() => t.close());
+    const ids: string[] = [];
+    const start = async (instance: string) => {
+      const store = await DirectorStore.open(db.url);
+      const config = testConfig(club, db.url, { cluster: { partitions: 2, leaseSeconds: 4, heartbeatSeconds: 1, instance } });
+      const s = new DirectorService({ config, log: quietLog, schedule: SCHEDULE, store, club: STUBS, web: false, requestRetryMs: 400 });
+      await s.start();
+      ids.push(s.clientId);
+      const stop = async () => { await s.stop(); await store.close(); };
+      cleanup.push(stop);
+      return { s, store, stop };
+    };
+    cleanup.push(async () => {
+      for (const id of ids) await (await mqtt.connectAsync(BROKER, { clientId: id, clean: true, protocolVersion: 5 })).endAsync();
+    });
+    const a = await start('a');
+    const b = await start('b');
+    const holders = async () => (await a.store.leaseOps.leases('s1')).map((r) => r.holder);
+    // a took both partitions alone; at its next heartbeats it gives partition 1 (table 2) to b.
+    await waitFor(async () => JSON.stringify(await holders()) === '["a","b"]', T, 'one partition each');
+    await waitFor(() => obs.get<RoundAssignment>('2/assignment')?.round === 1, T, 'round 1 assignments');
+
+    await tables[0].play([{ type: 'tray', code: 'T1' }, ...seedHand(1, false)]);
+    await tables[1].play([{ type: 'tray', code: 'T2' }, ...seedHand(2, false)]);
+    const boardsIn = (st?: ScoreReport) => (st?.boards ?? []).flatMap((x) => x.results.map((r) => `${x.board}@${r.table}`)).sort();
+    await waitFor(() => boardsIn(obs.get<ScoreReport>('club/s1/standings')).length === 2, T, 'standings with both tables');
+    expect(boardsIn(obs.get<ScoreReport>('club/s1/standings'))).toEqual(['1@1', '2@2']);
+    await waitFor(() => obs.get<RoundAssignment>('2/assignment')?.round === 2, T, 'table 2 in round 2');
+
+    // b stops while table 2 is in the middle of tray 1; the table goes on playing; a takes partition 1 and asks the
+    // table for what it missed.
+    const hand = [{ type: 'tray', code: 'T1' } as const, ...seedHand(1, false)];
+    await tables[1].play(hand.slice(0, 20));
+    await waitFor(async () => (await a.store.events('s1', '2')).length >= tables[1].journal.length, T, 'the first half stored by b');
+    await b.stop();
+    await tables[1].play(hand.slice(20));
+    await tables[0].play([{ type: 'tray', code: 'T2' }, ...seedHand(2, false)]);
+    await waitFor(async () => JSON.stringify(await holders()) === '["a","a"]', T, 'a holds both partitions');
+    await waitFor(() => boardsIn(obs.get<ScoreReport>('club/s1/standings')).length === 4, T, 'standings with all four results');
+    expect(boardsIn(obs.get<ScoreReport>('club/s1/standings'))).toEqual(['1@1', '1@2', '2@1', '2@2']);
+    const hoyle = EXPECTED.hands;
+    const st = obs.get<ScoreReport>('club/s1/standings')!;
+    expect(st.boards.find((x) => x.board === 1)!.results.map((r) => r.tricks)).toEqual([hoyle[0].tricksWon, hoyle[0].tricksWon]);
+    for (const [i, t] of tables.entries()) {
+      const stored = await a.store.events('s1', String(i + 1));
+      expect(stored.map((e) => e.seq)).toEqual(t.journal.map((e) => e.seq));
+    }
+    expect((await a.store.results('s1')).length).toBe(4);
+    expect(obs.get<{ boards: number[] }>('club/s1/released')?.boards).toEqual([1, 2]);
+  });
+});
