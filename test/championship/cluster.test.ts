@@ -4,6 +4,7 @@
 // counted twice.
 import mqtt from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startEmbeddedBroker } from '../../src/broker/embedded.js';
 import { DirectorService } from '../../src/club/director/service.js';
 import { DirectorStore } from '../../src/club/director/store.js';
 import type { RoundAssignment, ScoreReport } from '../../src/club/types.js';
@@ -13,7 +14,10 @@ import { ENGINES, type EngineDb, freshDb } from '../club/store-engines.js';
 
 const T = 20_000;
 
-describe.each(ENGINES)('director instances sharing a store on %s', (engine) => {
+// Each engine on the real Mosquitto (MQTT 5), and SQLite on the embedded aedes (MQTT 3.1.1, the demo's broker).
+const CASES = [...ENGINES.map((engine) => ({ engine, broker: 'mosquitto' as const })), { engine: 'sqlite' as const, broker: 'aedes' as const }];
+
+describe.each(CASES)('director instances sharing a store on $engine, broker $broker', ({ engine, broker }) => {
   const cleanup: (() => Promise<unknown>)[] = [];
   afterEach(async () => {
     for (const f of cleanup.reverse()) await f().catch(() => undefined);
@@ -24,14 +28,23 @@ describe.each(ENGINES)('director instances sharing a store on %s', (engine) => {
     const club = uid('cluster');
     const db: EngineDb = await freshDb(engine);
     cleanup.push(() => db.drop());
-    const obs = await Observer.connect(club);
+    let url = BROKER;
+    if (broker === 'aedes') {
+      const aedes = await startEmbeddedBroker();
+      cleanup.push(() => aedes.close());
+      url = aedes.url;
+    }
+    const obs = await Observer.connect(club, url);
     cleanup.push(() => obs.close());
-    const tables = [await FakeTable.connect(club, '1'), await FakeTable.connect(club, '2')];
+    const tables = [await FakeTable.connect(club, '1', 's1', 1, url), await FakeTable.connect(club, '2', 's1', 1, url)];
     for (const t of tables) cleanup.push(() => t.close());
     const ids: string[] = [];
     const start = async (instance: string) => {
       const store = await DirectorStore.open(db.url);
-      const config = testConfig(club, db.url, { cluster: { partitions: 2, leaseSeconds: 4, heartbeatSeconds: 1, instance } });
+      const config = testConfig(club, db.url, {
+        cluster: { partitions: 2, leaseSeconds: 4, heartbeatSeconds: 1, instance },
+        mqtt: { url, keepalive: 30, baseTopic: 'tenace', protocolVersion: broker === 'aedes' ? 4 : 5 },
+      });
       const s = new DirectorService({ config, log: quietLog, schedule: SCHEDULE, store, club: STUBS, web: false, requestRetryMs: 400 });
       await s.start();
       ids.push(s.clientId);
@@ -40,7 +53,7 @@ describe.each(ENGINES)('director instances sharing a store on %s', (engine) => {
       return { s, store, stop };
     };
     cleanup.push(async () => {
-      for (const id of ids) await (await mqtt.connectAsync(BROKER, { clientId: id, clean: true, protocolVersion: 5 })).endAsync();
+      for (const id of ids) await (await mqtt.connectAsync(url, { clientId: id, clean: true, protocolVersion: broker === 'aedes' ? 4 : 5 })).endAsync();
     });
     const a = await start('a');
     const b = await start('b');

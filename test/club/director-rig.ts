@@ -117,9 +117,9 @@ export class FakeTable {
   readonly requests: { after: number; limit?: number }[] = [];
   private constructor(private readonly client: MqttClient, readonly root: string, readonly session: string) {}
 
-  static async connect(club: string, table: string, session = 's1', firstSeq = 1): Promise<FakeTable> {
+  static async connect(club: string, table: string, session = 's1', firstSeq = 1, broker = BROKER): Promise<FakeTable> {
     const root = `tenace/${club}/${table}`;
-    const client = await mqtt.connectAsync(BROKER, { clientId: `fake-${club}-${table}-${Math.random().toString(36).slice(2)}`, protocolVersion: 4, reconnectPeriod: 200 });
+    const client = await mqtt.connectAsync(broker, { clientId: `fake-${club}-${table}-${Math.random().toString(36).slice(2)}`, protocolVersion: 4, reconnectPeriod: 200 });
     const t = new FakeTable(client, root, session);
     t.nextSeq = firstSeq;
     client.on('message', (topic, payload) => {
@@ -170,8 +170,8 @@ export class Observer {
   readonly responses: { topic: string; body: Record<string, unknown> }[] = [];
   private constructor(private readonly client: MqttClient, readonly base: string) {}
 
-  static async connect(club: string): Promise<Observer> {
-    const client = await mqtt.connectAsync(BROKER, { clientId: `observer-${club}-${Math.random().toString(36).slice(2)}`, protocolVersion: 4 });
+  static async connect(club: string, broker = BROKER): Promise<Observer> {
+    const client = await mqtt.connectAsync(broker, { clientId: `observer-${club}-${Math.random().toString(36).slice(2)}`, protocolVersion: 4 });
     const o = new Observer(client, `tenace/${club}`);
     client.on('message', (topic, payload) => {
       if (payload.length === 0) { o.last.delete(topic); return; }
