@@ -1114,9 +1114,16 @@ export class DirectorService {
   }
 
   private buildSnapshot(): DirectorSnapshot {
+    // One pass over the results, not one per table: a championship has hundreds of tables and thousands of results.
+    const done = new Map<string, number[]>();
+    for (const r of this.results.values()) {
+      const list = done.get(r.table);
+      if (list) list.push(r.traveller.board);
+      else done.set(r.table, [r.traveller.board]);
+    }
     const tables: DirectorTableView[] = [...this.tables.values()].map((ts) => ({
       table: ts.id, status: ts.status, round: this.assignments.get(ts.id)?.round ?? 0, ...ts.fold.inPlay(),
-      done: [...this.results.values()].filter((r) => r.table === ts.id).map((r) => r.traveller.board).sort((a, b) => a - b),
+      done: (done.get(ts.id) ?? []).sort((a, b) => a - b),
       lastSeq: ts.fold.lastSeq,
     }));
     const progress = this.schedule.rounds.flatMap((r) => r.tables.map((t) => {
