@@ -2,7 +2,6 @@
 import pino from 'pino';
 import { createLogger } from '../config/logger.js';
 import { movementByName, MOVEMENTS } from '../club/movements/index.js';
-import { trayAgainAtTable } from '../club/director/config.js';
 import { planSession, type SessionFaults } from '../club/session/plan.js';
 import { runSession } from '../club/session/runner.js';
 import { closest } from '../config/suggest.js';
@@ -74,8 +73,6 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   const problem = movement.check({ tables, boardsPerRound, options });
   if (problem) return usage(`--movement ${movement.name}: ${problem}`);
   const schedule = movement.generate({ tables, boardsPerRound, options });
-  const again = trayAgainAtTable(schedule);
-  if (again) return usage(`--movement ${movement.name}: ${again}`);
   // A new name per run: a session is a night at the club, and its retained records must not meet another's.
   const session = v.session ?? `sim-${new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}`;
   let plan;

@@ -1,7 +1,8 @@
 // The director's store (src/club/director/store.ts): one schema and one set of queries, the same tests on SQLite and
 // on PostgreSQL 15: migrations run once, an event stored twice is stored once, a reopened store holds everything.
 import { afterEach, describe, expect, it } from 'vitest';
-import { DirectorStore, MIGRATIONS } from '../../src/club/director/store.js';
+import { Migrator, sql } from 'kysely';
+import { DirectorStore, MIGRATIONS, migrationProvider } from '../../src/club/director/store.js';
 import type { ClubAlert, RoundAssignment, TrayRecord } from '../../src/club/types.js';
 import { ENGINES, type EngineDb, freshDb } from './store-engines.js';
 
@@ -75,7 +76,23 @@ describe.each(ENGINES)('the director store on %s', (engine) => {
     expect(await s.events('s1')).toEqual([]);
   });
 
-  it('results are one per (session, board, table): a second put replaces the first', async () => {
+  it('a table that plays a tray in two rounds (a Howell of six pairs) has two results; a store made before 0004 keeps its results', async () => {
+    const { s } = await open();
+    await s.putResult('s1', { table: '3', fromSeq: 1, toSeq: 60, traveller: { board: 1, ns: '3NS', ew: '3EW', table: 3, round: 1, tricks: { NS: 7, EW: 6 } } });
+    await s.putResult('s1', { table: '3', fromSeq: 300, toSeq: 360, traveller: { board: 1, ns: '1EW', ew: '2NS', table: 3, round: 5, tricks: { NS: 5, EW: 8 } } });
+    expect((await s.results('s1')).map((x) => [x.traveller.round, x.traveller.ns])).toEqual([[1, '3NS'], [5, '1EW']]);
+
+    // Down to 0003 (one result per tray and table, round nullable), a result without a round, and up again.
+    await open();
+    const old = stores.at(-1)!;
+    const migrator = new Migrator({ db: old.db, provider: migrationProvider });
+    expect((await migrator.migrateTo('0003-cluster')).error).toBeUndefined();
+    await sql`insert into results (session, board, table_id, round, ns, ew, json, from_seq, to_seq) values ('s1', 2, '1', null, '1NS', '1EW', ${JSON.stringify({ board: 2, ns: '1NS', ew: '1EW', table: 1, tricks: { NS: 9, EW: 4 } })}, 1, 60)`.execute(old.db);
+    expect(await old.migrate()).toEqual(['0004-result-round']);
+    expect((await old.results('s1')).map((x) => [x.traveller.board, x.traveller.tricks])).toEqual([[2, { NS: 9, EW: 4 }]]);
+  });
+
+  it('results are one per (session, board, table, round): a second put replaces the first', async () => {
     const { s } = await open();
     await s.putResult('s1', { table: '1', fromSeq: 1, toSeq: 60, traveller: { board: 1, ns: '1NS', ew: '1EW', table: 1, round: 1, tricks: { NS: 7, EW: 6 } } });
     await s.putResult('s1', { table: '1', fromSeq: 1, toSeq: 62, traveller: { board: 1, ns: '1NS', ew: '1EW', table: 1, round: 1, tricks: { NS: 8, EW: 5 } } });

@@ -249,37 +249,12 @@ function mapErrors(list: readonly ErrorObject[]): ConfigError[] {
   return out;
 }
 
-/**
- * Why the director cannot run a schedule yet, or null. It keeps one result per (tray, table), so a schedule in which
- * a table plays the same tray in two rounds (a Howell of 4 or 6 pairs, six-pairs, memory-duplicate) would have its
- * second play taken for the first: the table would be moved on before it plays, and the pairs would be wrong.
- */
-export function trayAgainAtTable(s: Schedule): string | null {
-  const first = new Map<string, number>();
-  for (const r of s.rounds) {
-    for (const t of r.tables) {
-      for (const b of new Set(t.trays)) {
-        if (b === null) continue;
-        const k = `${t.table}:${b}`;
-        const was = first.get(k);
-        if (was !== undefined && was !== r.round) {
-          return `${s.movement} on ${s.tables} tables has table ${t.table} play tray ${b} in rounds ${was} and ${r.round}; the director keeps one result per tray and table, so it cannot run this schedule yet: use a movement in which each table plays a tray once (e.g. howell with 4 or more tables, mitchell, compass)`;
-        }
-        first.set(k, r.round);
-      }
-    }
-  }
-  return null;
-}
-
 function crossChecks(c: DirectorConfig, baseDir: string): ConfigError[] {
   const errors: ConfigError[] = [];
   if (c.movement.schedule !== undefined) {
     const file = isAbsolute(c.movement.schedule) ? c.movement.schedule : resolve(baseDir, c.movement.schedule);
     try {
       const s = readSchedule(file);
-      const again = trayAgainAtTable(s);
-      if (again) errors.push({ path: 'movement.schedule', message: again });
       c.movement.schedule = file;
       c.movement.name = s.movement;
       c.movement.tables = s.tables;
@@ -306,14 +281,6 @@ function crossChecks(c: DirectorConfig, baseDir: string): ConfigError[] {
       // A movement not written yet cannot check; the service says so when it generates the schedule.
     }
     if (problem) errors.push({ path: 'movement', message: problem });
-    else {
-      try {
-        const again = trayAgainAtTable(m.generate({ tables: c.movement.tables, boardsPerRound: c.movement.boardsPerRound, options: c.movement.options }));
-        if (again) errors.push({ path: 'movement', message: again });
-      } catch {
-        // As above: the service reports a movement that cannot generate.
-      }
-    }
   }
   if (c.tables) {
     if (c.tables.length !== c.movement.tables) {

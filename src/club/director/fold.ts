@@ -66,9 +66,18 @@ export class TableFold {
   }
 }
 
-/** Where a table plays a board in the schedule: the round and the table's entry, by (table number, board). */
+/** A table's entry in the schedule for a round in which it plays a board. */
+export interface ScheduledPlay { table: number; round: number; ns?: string; ew?: string; players?: Partial<Record<Seat, string>> }
+
+/**
+ * Where a table plays a board in the schedule, by (table number, board) and, where a table plays a board in two
+ * rounds (a Howell of 4 or 6 pairs, six-pairs), by the round.
+ */
 export interface ScheduleIndex {
-  get(table: number, board: number): { round: number; ns?: string; ew?: string; players?: Partial<Record<Seat, string>> } | undefined;
+  /** The play of `board` at `table` in `round`; without a round (or none matching), its first play there. */
+  get(table: number, board: number, round?: number): ScheduledPlay | undefined;
+  /** Every scheduled play of a board, by round then table. */
+  playsOf(board: number): ScheduledPlay[];
   /** The tables scheduled to play a board. */
   tablesOf(board: number): number[];
   /** The boards of the session, ascending. */
@@ -77,22 +86,27 @@ export interface ScheduleIndex {
 
 /** Index a schedule by table and board. */
 export function indexSchedule(s: Schedule): ScheduleIndex {
-  const at = new Map<string, { round: number; ns?: string; ew?: string; players?: Partial<Record<Seat, string>> }>();
-  const tables = new Map<number, Set<number>>();
-  for (const r of s.rounds) {
+  const at = new Map<string, ScheduledPlay[]>();
+  const plays = new Map<number, ScheduledPlay[]>();
+  for (const r of [...s.rounds].sort((x, y) => x.round - y.round)) {
     for (const t of r.tables) {
-      for (const b of t.trays) {
+      for (const b of new Set(t.trays)) {
         if (b === null) continue;
-        if (!at.has(`${t.table}:${b}`)) at.set(`${t.table}:${b}`, { round: r.round, ns: t.ns, ew: t.ew, players: t.players });
-        if (!tables.has(b)) tables.set(b, new Set());
-        tables.get(b)!.add(t.table);
+        const p: ScheduledPlay = { table: t.table, round: r.round, ns: t.ns, ew: t.ew, players: t.players };
+        const k = `${t.table}:${b}`;
+        at.set(k, [...(at.get(k) ?? []), p]);
+        plays.set(b, [...(plays.get(b) ?? []), p]);
       }
     }
   }
   return {
-    get: (table, board) => at.get(`${table}:${board}`),
-    tablesOf: (board) => [...(tables.get(board) ?? [])].sort((a, b) => a - b),
-    boards: () => [...tables.keys()].sort((a, b) => a - b),
+    get: (table, board, round) => {
+      const list = at.get(`${table}:${board}`);
+      return (round !== undefined ? list?.find((p) => p.round === round) : undefined) ?? list?.[0];
+    },
+    playsOf: (board) => [...(plays.get(board) ?? [])].sort((a, b) => a.round - b.round || a.table - b.table),
+    tablesOf: (board) => [...new Set((plays.get(board) ?? []).map((p) => p.table))].sort((a, b) => a - b),
+    boards: () => [...plays.keys()].sort((a, b) => a - b),
   };
 }
 
@@ -103,9 +117,13 @@ export function indexSchedule(s: Schedule): ScheduleIndex {
  */
 export type FoldedTraveller = Traveller & { made?: { NS: number; EW: number }; wonBeforeRevoke?: Partial<Record<'NS' | 'EW', number>> };
 
-/** The traveller line of a completed deal: pairs and round from the schedule (or the table's assignment), the result. */
-export function travellerOf(c: Completion, o: { tableNo: number; index: ScheduleIndex; assignment?: RoundAssignment; variant: string }): FoldedTraveller {
-  const where = o.index.get(o.tableNo, c.board);
+/**
+ * The traveller line of a completed deal: pairs and round from the schedule (or the table's assignment), the result.
+ * `round` is the round the deal was played in where known (the table's assignment then); it picks the schedule's
+ * entry when the table plays the board in two rounds.
+ */
+export function travellerOf(c: Completion, o: { tableNo: number; index: ScheduleIndex; assignment?: RoundAssignment; round?: number; variant: string }): FoldedTraveller {
+  const where = o.index.get(o.tableNo, c.board, o.round ?? o.assignment?.round);
   const a = o.assignment;
   const players = where?.players ?? a?.players;
   const pair = (d: 'ns' | 'ew', s1: Seat, s2: Seat): string =>

@@ -246,8 +246,10 @@ export class DirectorService {
   travellers(): DirectorTraveller[] {
     const out: DirectorTraveller[] = [];
     const seen = new Set<string>();
-    for (const [key, r] of [...this.results].sort(([, a], [, b]) => a.traveller.board - b.traveller.board || String(a.traveller.table).localeCompare(String(b.traveller.table), undefined, { numeric: true }))) {
+    for (const r of [...this.results.values()].sort((a, b) => a.traveller.board - b.traveller.board || String(a.traveller.table).localeCompare(String(b.traveller.table), undefined, { numeric: true }) || (a.traveller.round ?? 0) - (b.traveller.round ?? 0))) {
       const t: DirectorTraveller = { ...r.traveller };
+      // An adjustment names a tray and a table: where the table played the tray in two rounds it applies to both.
+      const key = `${t.board}:${r.table}`;
       const adj = this.adjustments.get(key);
       if (adj !== undefined) t.adjusted = adj;
       const g = this.groupOf(t.board, r.table);
@@ -297,7 +299,7 @@ export class DirectorService {
       this.alerts.push(alert);
     }
     for (const r of await s.results(session)) {
-      this.results.set(`${r.traveller.board}:${r.table}`, r);
+      this.results.set(resultKey(r), r);
       // Its record check was committed with it: against the record then in force, which a correction since may have
       // replaced. Checking it again against today's record could raise an alert the live run never raised.
       this.tables.get(r.table)?.recorded.add(r.fromSeq);
@@ -706,7 +708,7 @@ export class DirectorService {
     let changed = false;
     for (const r of await s.results(session)) {
       if (this.owned?.has(r.table)) continue;
-      const key = `${r.traveller.board}:${r.table}`;
+      const key = resultKey(r);
       const prev = this.results.get(key);
       if (prev && prev.fromSeq === r.fromSeq && prev.toSeq === r.toSeq) continue;
       this.results.set(key, r);
@@ -752,8 +754,12 @@ export class DirectorService {
   // ------------------------------------------------------------------------------------------------ derivations
 
   private onCompletion(ts: TableState, c: Completion, work: Work): void {
-    const key = `${c.board}:${ts.id}`;
-    const traveller = travellerOf(c, { tableNo: ts.no, index: this.index, assignment: this.assignments.get(ts.id), variant: this.c.variant });
+    // The round the deal was played in: the one stored with it (a rebuild, when the table has moved on since), else
+    // the table's round now.
+    let round: number | undefined;
+    for (const r of this.results.values()) if (r.table === ts.id && r.fromSeq === c.fromSeq) round = r.traveller.round;
+    const traveller = travellerOf(c, { tableNo: ts.no, index: this.index, assignment: this.assignments.get(ts.id), round, variant: this.c.variant });
+    const key = resultKey({ table: ts.id, traveller });
     const prev = this.results.get(key);
     if (!prev || JSON.stringify(prev.traveller) !== JSON.stringify(traveller)) {
       const r: StoredResult = { table: ts.id, traveller, fromSeq: c.fromSeq, toSeq: c.toSeq };
@@ -844,13 +850,17 @@ export class DirectorService {
     work.publish(() => this.pub(this.topics.alerts, alert, false));
   }
 
-  private hasResult(board: number, table: string): boolean {
-    return this.results.has(`${board}:${table}`);
+  /** Whether `table` has a result on `board` from its play in `round` (as travellerOf rounds it), or from any play. */
+  private hasResult(board: number, table: string, round?: number): boolean {
+    if (round === undefined) return [...this.results.values()].some((r) => r.table === table && r.traveller.board === board);
+    const ts = this.tables.get(table);
+    const played = ts ? (this.index.get(ts.no, board, round)?.round ?? round) : round;
+    return this.results.has(`${board}:${table}:${played}`);
   }
 
   private updateReleased(work: Work): void {
     const boards = this.index.boards();
-    const complete = boards.filter((b) => this.index.tablesOf(b).every((n) => this.hasResult(b, this.byNo.get(n)!)));
+    const complete = boards.filter((b) => this.index.playsOf(b).every((p) => this.hasResult(b, this.byNo.get(p.table)!, p.round)));
     const released = this.c.embargo === 'session-end' ? (complete.length === boards.length ? complete : []) : complete;
     if (released.length === this.released.length && released.every((b, i) => b === this.released[i])) return;
     this.released = released;
@@ -867,8 +877,8 @@ export class DirectorService {
   private maybeAdvance(ts: TableState, work: Work): void {
     const a = this.assignments.get(ts.id);
     if (!a) return;
-    const required = a.trays.filter((b) => !this.latePlays.has(`${b}:${ts.id}`) || this.hasResult(b, ts.id));
-    if (required.length === 0 || !required.every((b) => this.hasResult(b, ts.id))) return;
+    const required = a.trays.filter((b) => !this.latePlays.has(`${b}:${ts.id}`) || this.hasResult(b, ts.id, a.round));
+    if (required.length === 0 || !required.every((b) => this.hasResult(b, ts.id, a.round))) return;
     if (this.nextRound(a.round) === undefined) return;
     this.assign(ts, this.nextRound(a.round)!, work);
     this.advanceIdle(work);
@@ -1064,7 +1074,7 @@ export class DirectorService {
           const next = this.nextRound(a?.round ?? 0);
           if (next === undefined) continue;
           for (const b of a?.trays ?? []) {
-            if (this.hasResult(b, id)) continue;
+            if (this.hasResult(b, id, a!.round)) continue;
             this.raise(`missing-result:${id}:${b}:${a!.round}`, {
               schema: 1, type: 'tenace.alert', kind: 'missing-result', session: this.c.session, table: id, board: b, round: a!.round,
               message: `Table ${id} moved on from round ${a!.round} without a result on tray ${b}: adjust the score or allow a late play.`, at,
@@ -1129,7 +1139,7 @@ export class DirectorService {
     const progress = this.schedule.rounds.flatMap((r) => r.tables.map((t) => {
       const id = this.byNo.get(t.table);
       const boards = t.trays.filter((b): b is number => b !== null);
-      return { table: t.table, round: r.round, played: id ? boards.filter((b) => this.hasResult(b, id)).length : 0, of: boards.length };
+      return { table: t.table, round: r.round, played: id ? boards.filter((b) => this.hasResult(b, id, r.round)).length : 0, of: boards.length };
     }));
     const fouled = new Map<number, ClubAlert>();
     for (const a of this.alerts) if (a.kind === 'fouled-tray' && a.board !== undefined && !fouled.has(a.board)) fouled.set(a.board, a);
@@ -1167,6 +1177,11 @@ export class DirectorService {
 }
 
 class StoreFailure extends Error {}
+
+/** A result's key: a table may play a tray in two rounds (a Howell of 4 or 6 pairs). */
+function resultKey(r: { table: string; traveller: Traveller }): string {
+  return `${r.traveller.board}:${r.table}:${r.traveller.round ?? 0}`;
+}
 
 /**
  * Standings and the snapshot are recomputed at most this often (ms): a busy session changes them with every card,

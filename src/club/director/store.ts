@@ -15,7 +15,8 @@ interface EventsTable { session: string; table_id: string; seq: number; json: st
 interface TableStateTable { session: string; table_id: string; first_seq: number }
 interface TraysTable { session: string; board: number; rev: number; json: string; source: string; at: string }
 interface ResultsTable {
-  session: string; board: number; table_id: string; round: number | null; ns: string; ew: string; json: string; from_seq: number; to_seq: number;
+  /** 0 when the play had no round (a table not in the schedule's entry for the board). */
+  session: string; board: number; table_id: string; round: number; ns: string; ew: string; json: string; from_seq: number; to_seq: number;
 }
 interface AlertsTable { session: string; id: string; kind: string; json: string; at: string }
 interface DecisionsTable { session: string; transaction_id: string; cmd: string; digest: string; request: string; response: string; at: string }
@@ -114,6 +115,37 @@ export const MIGRATIONS: Record<string, Migration> = {
       await db.schema.dropTable('instances').execute();
     },
   },
+  // A table may play a tray in two rounds (a Howell of 4 or 6 pairs, six-pairs): a result is keyed by its round too.
+  '0004-result-round': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.createTable('results_by_round')
+        .addColumn('session', 'text', (c) => c.notNull()).addColumn('board', 'integer', (c) => c.notNull())
+        .addColumn('table_id', 'text', (c) => c.notNull()).addColumn('round', 'integer', (c) => c.notNull())
+        .addColumn('ns', 'text', (c) => c.notNull()).addColumn('ew', 'text', (c) => c.notNull())
+        .addColumn('json', 'text', (c) => c.notNull())
+        .addColumn('from_seq', 'integer', (c) => c.notNull()).addColumn('to_seq', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('results_by_round_pk', ['session', 'board', 'table_id', 'round']).execute();
+      await sql`insert into results_by_round (session, board, table_id, round, ns, ew, json, from_seq, to_seq)
+        select session, board, table_id, coalesce(round, 0), ns, ew, json, from_seq, to_seq from results`.execute(db);
+      await db.schema.dropTable('results').execute();
+      await db.schema.alterTable('results_by_round').renameTo('results').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      // The old key cannot hold two plays of a tray at one table: keep the later of each.
+      await db.schema.createTable('results_one')
+        .addColumn('session', 'text', (c) => c.notNull()).addColumn('board', 'integer', (c) => c.notNull())
+        .addColumn('table_id', 'text', (c) => c.notNull()).addColumn('round', 'integer')
+        .addColumn('ns', 'text', (c) => c.notNull()).addColumn('ew', 'text', (c) => c.notNull())
+        .addColumn('json', 'text', (c) => c.notNull())
+        .addColumn('from_seq', 'integer', (c) => c.notNull()).addColumn('to_seq', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('results_pk', ['session', 'board', 'table_id']).execute();
+      await sql`insert into results_one (session, board, table_id, round, ns, ew, json, from_seq, to_seq)
+        select session, board, table_id, nullif(round, 0), ns, ew, json, from_seq, to_seq from results r
+        where round = (select max(round) from results q where q.session = r.session and q.board = r.board and q.table_id = r.table_id)`.execute(db);
+      await db.schema.dropTable('results').execute();
+      await db.schema.alterTable('results_one').renameTo('results').execute();
+    },
+  },
 };
 
 /** The in-code migration provider (no migration files to ship or find at run time). */
@@ -150,14 +182,12 @@ export class StoreOps {
       .onConflict((oc) => oc.columns(['session', 'table_id']).doUpdateSet({ first_seq: firstSeq })).execute();
   }
 
-  /** Insert or replace the result of (board, table). */
+  /** Insert or replace the result of (board, table, round). */
   async putResult(session: string, r: StoredResult): Promise<void> {
     const t = r.traveller;
-    const row = {
-      round: t.round ?? null, ns: t.ns, ew: t.ew, json: JSON.stringify(t), from_seq: r.fromSeq, to_seq: r.toSeq,
-    };
-    await this.q.insertInto('results').values({ session, board: t.board, table_id: r.table, ...row })
-      .onConflict((oc) => oc.columns(['session', 'board', 'table_id']).doUpdateSet(row)).execute();
+    const row = { ns: t.ns, ew: t.ew, json: JSON.stringify(t), from_seq: r.fromSeq, to_seq: r.toSeq };
+    await this.q.insertInto('results').values({ session, board: t.board, table_id: r.table, round: t.round ?? 0, ...row })
+      .onConflict((oc) => oc.columns(['session', 'board', 'table_id', 'round']).doUpdateSet(row)).execute();
   }
 
   /** Store a tray record revision; false when that (board, rev) exists already. */
@@ -209,10 +239,10 @@ export class StoreOps {
     return rows.map((r) => JSON.parse(r.json) as TrayRecord);
   }
 
-  /** Every result, by board then table. */
+  /** Every result, by board, table and round. */
   async results(session: string): Promise<StoredResult[]> {
     const rows = await this.q.selectFrom('results').select(['table_id', 'json', 'from_seq', 'to_seq']).where('session', '=', session)
-      .orderBy('board').orderBy('table_id').execute();
+      .orderBy('board').orderBy('table_id').orderBy('round').execute();
     return rows.map((r) => ({ table: r.table_id, traveller: JSON.parse(r.json) as Traveller, fromSeq: num(r.from_seq), toSeq: num(r.to_seq) }));
   }
 
