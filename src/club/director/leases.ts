@@ -5,7 +5,8 @@
 // instance that dies stops renewing, its leases expire, and the live instances take them. Each instance aims at its
 // fair share (the partitions divided among the instances seen alive), so a new instance gets work and a dying one's
 // work is spread. Two instances may briefly both follow a table (a lease taken while its old holder is paused): that
-// is safe, because every write is keyed by (table, seq) or by (board, table) and writing it twice changes nothing.
+// is safe, because every write is keyed (events by table and seq, results by board, table and round) and writing it twice
+// changes nothing.
 import type { Logger } from 'pino';
 import type { LeaseOps } from './store.js';
 
