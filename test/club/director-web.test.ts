@@ -4,16 +4,15 @@
 // outcome Dup. V.1 gives ("If more than two tables are in play, the hands must be rectified"), and the standings in
 // rank order; a second snapshot then arrives over Server-Sent Events. Screenshots (desktop and phone) go beside the
 // table view's. The HTTP side (snapshot.json, the event stream, downloads, paths) is checked without a browser too.
-import { mkdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type DirectorWeb, startDirectorWeb } from '../../src/club/director/web.js';
 import { sessionExports } from '../../src/club/exports/index.js';
 import { formatDeal, parseDeal } from '../../src/cards/deal.js';
 import type { ClubAlert, DirectorSnapshot, Schedule, SessionExport, TrayRecord } from '../../src/club/types.js';
-import { SCREENSHOTS, launchChromium, saveScreenshot } from '../web/helpers.js';
+import { SCREENSHOTS, saveScreenshot, useChromium } from '../web/helpers.js';
 
 // ------------------------------------------------------------------------------------------------------------------
 // A whist session of three tables, three rounds, two trays a round (a Mitchell: N-S sit, E-W move up).
@@ -226,32 +225,8 @@ describe('director page over HTTP', () => {
 });
 
 describe('director page in Chromium', () => {
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const webs: DirectorWeb[] = [];
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    mkdirSync(SCREENSHOTS, { recursive: true });
-  }, 40_000);
-
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    for (const w of webs) await w.close();
-  }, 30_000);
-
-  async function open(url: string, options: Parameters<Browser['newContext']>[0]): Promise<Page> {
-    const ctx = await browser.newContext(options);
-    contexts.push(ctx);
-    const page = await ctx.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-    onTestFailed(() => { if (errors.length) console.error(`page errors (${url}):\n${errors.join('\n')}`); });
-    await page.goto(url);
-    return page;
-  }
+  const chromium = useChromium();
+  const open = (url: string, options: BrowserContextOptions) => chromium.open(url, options);
 
   // Predicates are functions, not strings: the page's CSP forbids eval, which a string predicate would need.
   async function until(page: Page, what: string, fn: (arg: string) => boolean, arg = ''): Promise<void> {
@@ -280,7 +255,7 @@ describe('director page in Chromium', () => {
   it('shows the grid with progress, the alerts with their laws newest first, the tray doctor for a fouled tray (Dup. V.1: "the hands must be rectified"), the standings — and a live update over SSE', async () => {
     const f = feed(FIRST);
     const web = await startDirectorWeb({ host: '127.0.0.1', port: 0, snapshot: f.snapshot, subscribe: f.subscribe, exports: sessionExports(() => sessionOf(f.snapshot()!)) });
-    webs.push(web);
+    chromium.closeAfter(() => web.close());
     const page = await open(web.url, { viewport: { width: 1280, height: 800 } });
     await until(page, 'the first snapshot drawn', (at) => document.body.dataset.at === at, FIRST.at);
     await until(page, 'the event stream open', () => document.getElementById('live')!.dataset.status === 'online');
@@ -364,7 +339,7 @@ describe('director page in Chromium', () => {
   it('fits a phone: no sideways scroll of the page (the grid scrolls in its own box), the tray\'s hands on screen', async () => {
     const f = feed(SECOND);
     const web = await startDirectorWeb({ host: '127.0.0.1', port: 0, snapshot: f.snapshot, subscribe: f.subscribe });
-    webs.push(web);
+    chromium.closeAfter(() => web.close());
     const page = await open(web.url, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
     await until(page, 'the snapshot drawn', (at) => document.body.dataset.at === at, SECOND.at);
     expect(await page.locator('#downloads').isHidden()).toBe(true);

@@ -3,13 +3,12 @@
 // page), and the DOM is checked while the deal is being played, on a 1280×900 desktop and on a phone-sized screen.
 // The demo is run as `npm start` runs it, and its director view must show the demo's irregularities. Director mode is
 // also checked mid-deal with a small hand-made log holding a renounce in error, which only the director may see.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { describe, expect, it, onTestFailed } from 'vitest';
 import { DEMO_DEALS } from '../../src/cli/simulate.js';
 import type { TableEvent } from '../../src/formats/table-log.js';
-import { DEMO, type RunningSimulation, SCREENSHOTS, launchChromium, readLog, saveScreenshot, simulate, startDemo } from './helpers.js';
+import { DEMO, type RunningSimulation, SCREENSHOTS, readLog, saveScreenshot, simulate, startDemo, useChromium } from './helpers.js';
 
 // demo/1-bridge-4S.ndjson: 4♠ by South, N-S vulnerable, made with an overtrick (`npx tenace replay` gives the winners).
 const BRIDGE = {
@@ -133,36 +132,11 @@ async function expectFitsWidth(page: Page, width: number): Promise<void> {
 }
 
 describe('browser table view in Chromium', () => {
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const runs: RunningSimulation[] = [];
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    mkdirSync(SCREENSHOTS, { recursive: true });
-  }, 40_000);
-
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    for (const r of runs) await r.close();
-  }, 30_000);
-
-  async function open(url: string, options: Parameters<Browser['newContext']>[0]): Promise<Page> {
-    const ctx = await browser.newContext(options);
-    contexts.push(ctx);
-    await ctx.addInitScript(recorder);
-    const page = await ctx.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-    onTestFailed(() => { if (errors.length) console.error(`page errors (${url}):\n${errors.join('\n')}`); });
-    await page.goto(url);
-    return page;
-  }
+  const chromium = useChromium();
+  const open = (url: string, options: BrowserContextOptions) => chromium.open(url, options, recorder);
 
   function start(run: RunningSimulation): RunningSimulation {
-    runs.push(run);
+    chromium.closeAfter(() => run.close());
     onTestFailed(() => console.error(`daemon log:\n${run.lines.join('\n')}`));
     return run;
   }

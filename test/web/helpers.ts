@@ -2,11 +2,12 @@
 // with the embedded broker, the demo as `npm start` runs it in a child process, and a captured daemon log to print
 // when a test fails.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, type BrowserContextOptions, type Page, chromium } from 'playwright-core';
+import { afterAll, beforeAll, onTestFailed } from 'vitest';
 import { type Logger, createLogger } from '../../src/config/logger.js';
 import type { TableEvent } from '../../src/formats/table-log.js';
 import { loadLog } from '../../src/cli/load-log.js';
@@ -29,6 +30,45 @@ export async function launchChromium(): Promise<Browser> {
     throw new Error(`Chromium is not installed at ${CHROMIUM}: install it with \`apt-get update && apt-get install -y chromium\` (or set TENACE_CHROMIUM)`);
   }
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 30_000 });
+}
+
+/** Chromium for the tests of a describe block: what `open` opens and what `closeAfter` is given go with the block. */
+export interface ChromiumForTests {
+  /** A page in a context of its own (`init` runs before the page's scripts); page errors are printed if the test fails. */
+  open(url: string, options?: BrowserContextOptions, init?: () => void): Promise<Page>;
+  /** Close this after the block (a simulation, a server). */
+  closeAfter(fn: () => Promise<unknown>): void;
+}
+
+/** Launch Chromium before the block's tests and close it, its pages and whatever closeAfter was given, after them. */
+export function useChromium(): ChromiumForTests {
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  const closers: (() => Promise<unknown>)[] = [];
+  beforeAll(async () => {
+    browser = await launchChromium();
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  }, 40_000);
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    for (const f of closers) await f();
+  }, 30_000);
+  return {
+    async open(url, options = {}, init) {
+      const ctx = await browser!.newContext(options);
+      contexts.push(ctx);
+      if (init) await ctx.addInitScript(init);
+      const page = await ctx.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+      onTestFailed(() => { if (errors.length) console.error(`page errors (${url}):\n${errors.join('\n')}`); });
+      await page.goto(url);
+      return page;
+    },
+    closeAfter: (fn) => { closers.push(fn); },
+  };
 }
 
 /** The events of a table-log file. */

@@ -1,14 +1,13 @@
 // The score line of the table view in real Chromium (issue 9): a short English whist log (seven deals, honours called
 // after each) is played through the simulator (emulated bridge → daemon → embedded broker → MQTT over WebSocket → the
 // page), and the page must show what a person keeping markers would write. A duplicate whist deal shows no score.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it, onTestFailed } from 'vitest';
 import type { TableEvent } from '../../src/formats/table-log.js';
 import { replayWithFacts } from '../../src/laws/engine.js';
 import { scoreOf } from '../../src/laws/score/index.js';
-import { ROOT, type RunningSimulation, SCREENSHOTS, launchChromium, readLog, saveScreenshot, simulate } from './helpers.js';
+import { ROOT, SCREENSHOTS, readLog, saveScreenshot, simulate, useChromium } from './helpers.js';
 
 const ENGLISH = join(ROOT, 'test', 'fixtures', 'score', 'english-whist.ndjson');
 
@@ -42,29 +41,10 @@ async function until(page: Page, what: string, fn: string, timeout = 20_000): Pr
 }
 
 describe('table view: the score of English whist', () => {
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const runs: RunningSimulation[] = [];
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    mkdirSync(SCREENSHOTS, { recursive: true });
-  }, 40_000);
-
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    for (const r of runs) await r.close();
-  }, 30_000);
+  const chromium = useChromium();
 
   async function open(url: string): Promise<Page> {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    contexts.push(ctx);
-    const page = await ctx.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    onTestFailed(() => { if (errors.length) console.error(`page errors (${url}):\n${errors.join('\n')}`); });
-    await page.goto(url);
+    const page = await chromium.open(url, { viewport: { width: 1280, height: 900 } });
     await until(page, 'status online', `document.getElementById('status').dataset.status === 'online'`);
     return page;
   }
@@ -75,7 +55,7 @@ describe('table view: the score of English whist', () => {
     const replayed = (evs: readonly TableEvent[]) => { const r = replayWithFacts(evs); return scoreOf(r.deals, r.facts); };
     expect(replayed(events)).toEqual(replayed(readLog(ENGLISH)));
     const run = await simulate({ events, speed: 'max', autoplay: false });
-    runs.push(run);
+    chromium.closeAfter(() => run.close());
     onTestFailed(() => console.error(`daemon log:\n${run.lines.join('\n')}`));
     const pub = await open(run.sim.url!);
     const dir = await open(`${run.sim.url}?director=1`);
@@ -118,7 +98,7 @@ describe('table view: the score of English whist', () => {
       { type: 'place', seat: 'N', card: 'SA' },
     ] as TableEvent[];
     const run = await simulate({ events: log, speed: 'max', autoplay: false });
-    runs.push(run);
+    chromium.closeAfter(() => run.close());
     const pub = await open(run.sim.url!);
     run.sim.begin();
     await run.sim.done;
