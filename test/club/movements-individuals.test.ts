@@ -9,7 +9,8 @@ import { checkSchedule } from '../../src/club/movements/invariants.js';
 import { movement as mitchellIndividuals } from '../../src/club/movements/mitchell-individuals.js';
 import { movement as saffordCouples } from '../../src/club/movements/safford-couples.js';
 import { movement as saffordIndividuals } from '../../src/club/movements/safford-individuals.js';
-import type { Movement, MovementOptions, Schedule } from '../../src/club/types.js';
+import type { MovementOptions, Schedule } from '../../src/club/types.js';
+import { refused, trayProblems } from './schedule-checks.js';
 import { dealerOfBoard } from '../../src/sim/simulate.js';
 
 const SEATS: Seat[] = ['N', 'E', 'S', 'W'];
@@ -28,11 +29,8 @@ function problems(s: Schedule): string[] {
   const out: string[] = [];
   const played = new Map<string, Set<number>>();
   const plays = new Map<number, number>();
-  const originals = new Map<number, number>();
-  const firstSeen = new Set<number>();
   for (const r of s.rounds) {
     const seen = new Set<string>();
-    const slots = Math.max(...r.tables.map((t) => t.trays.length));
     for (const t of r.tables) {
       const ids = SEATS.map((seat) => t.players?.[seat]);
       if (ids.some((id) => id === undefined || !s.participants.includes(id))) out.push(`round ${r.round} table ${t.table}: a seat has no participant`);
@@ -54,25 +52,8 @@ function problems(s: Schedule): string[] {
         }
       });
     }
-    for (let k = 0; k < slots; k++) {
-      const here = new Map<number, number>();
-      // Tables in number order: the order markOriginals and the session plan use within a slot.
-      for (const t of [...r.tables].sort((a, b) => a.table - b.table)) {
-        const tray = t.trays[k];
-        if (tray === null || tray === undefined) continue;
-        if (here.has(tray)) out.push(`round ${r.round} slot ${k}: tray ${tray} at tables ${here.get(tray)} and ${t.table}`);
-        here.set(tray, t.table);
-        const first = !firstSeen.has(tray);
-        firstSeen.add(tray);
-        if (t.original?.[k]) originals.set(tray, (originals.get(tray) ?? 0) + 1);
-        if (first !== Boolean(t.original?.[k])) out.push(`round ${r.round} table ${t.table}: tray ${tray} original flag is not its first play`);
-      }
-    }
   }
-  for (let tray = 1; tray <= s.trays; tray++) {
-    if (!plays.has(tray)) out.push(`tray ${tray} is never played`);
-    if (originals.get(tray) !== 1) out.push(`tray ${tray} has ${originals.get(tray) ?? 0} originals`);
-  }
+  out.push(...trayProblems(s));
   if (plays.size !== s.trays) out.push(`${plays.size} trays are played, the schedule says ${s.trays}`);
   return out;
 }
@@ -124,11 +105,6 @@ function sameCards(s: Schedule): Map<string, number> {
 
 const allPairs = (ids: string[]): string[] => ids.flatMap((a, i) => ids.slice(i + 1).map((b) => pairKey(a, b)));
 
-function refused(m: Movement, opts: MovementOptions, words: RegExp): void {
-  const why = m.check(opts);
-  expect(why).toMatch(words);
-  expect(() => m.generate(opts)).toThrow(why!);
-}
 
 describe("safford-individuals: Eight Individuals, Safford's System", () => {
   const s = saffordIndividuals.generate({ tables: 2 });

@@ -8,7 +8,8 @@ import { movement as howell } from '../../src/club/movements/howell.js';
 import { checkSchedule } from '../../src/club/movements/invariants.js';
 import { movement as mitchell } from '../../src/club/movements/mitchell.js';
 import { howellFrame, starterAdder } from '../../src/club/movements/room-square.js';
-import type { Movement, MovementOptions, Schedule } from '../../src/club/types.js';
+import type { Schedule } from '../../src/club/types.js';
+import { refused, trayProblems } from './schedule-checks.js';
 
 const pairKey = (a: string, b: string): string => (a < b ? `${a}|${b}` : `${b}|${a}`);
 
@@ -16,9 +17,6 @@ const pairKey = (a: string, b: string): string => (a < b ? `${a}|${b}` : `${b}|$
 function problems(s: Schedule): string[] {
   const out: string[] = [];
   const played = new Map<string, Set<number>>();
-  const plays = new Map<number, number>();
-  const originals = new Map<number, number>();
-  const firstSeen = new Set<number>();
   for (const r of s.rounds) {
     const seen = new Set<string>();
     const tables = new Set<number>();
@@ -35,7 +33,6 @@ function problems(s: Schedule): string[] {
       if (t.original?.length !== t.trays.length) out.push(`round ${r.round} table ${t.table}: original[] does not match trays`);
       for (const tray of t.trays) {
         if (tray === null) continue;
-        plays.set(tray, (plays.get(tray) ?? 0) + 1);
         for (const id of [t.ns, t.ew]) {
           const mine = played.get(id) ?? new Set<number>();
           if (mine.has(tray)) out.push(`round ${r.round}: ${id} plays tray ${tray} twice`);
@@ -44,25 +41,8 @@ function problems(s: Schedule): string[] {
         }
       }
     }
-    const slots = Math.max(...r.tables.map((t) => t.trays.length));
-    for (let k = 0; k < slots; k++) {
-      const here = new Map<number, number>();
-      for (const t of [...r.tables].sort((a, b) => a.table - b.table)) {
-        const tray = t.trays[k];
-        if (tray === null || tray === undefined) continue;
-        if (here.has(tray)) out.push(`round ${r.round} slot ${k}: tray ${tray} at tables ${here.get(tray)} and ${t.table}`);
-        here.set(tray, t.table);
-        const first = !firstSeen.has(tray);
-        firstSeen.add(tray);
-        if (t.original?.[k]) originals.set(tray, (originals.get(tray) ?? 0) + 1);
-        if (first !== Boolean(t.original?.[k])) out.push(`round ${r.round} table ${t.table}: tray ${tray} original flag is not its first play`);
-      }
-    }
   }
-  for (let tray = 1; tray <= s.trays; tray++) {
-    if (!plays.has(tray)) out.push(`tray ${tray} is never played`);
-    if (originals.get(tray) !== 1) out.push(`tray ${tray} has ${originals.get(tray) ?? 0} originals`);
-  }
+  out.push(...trayProblems(s));
   return out;
 }
 
@@ -85,11 +65,6 @@ function setsOf(s: Schedule): Map<string, number[]> {
   return out;
 }
 
-function refused(m: Movement, opts: MovementOptions, words: RegExp): void {
-  const why = m.check(opts);
-  expect(why).toMatch(words);
-  expect(() => m.generate(opts)).toThrow(why!);
-}
 
 describe('mitchell (modern club practice)', () => {
   const ewTable = (s: Schedule, r: number, id: string): number => s.rounds[r].tables.find((t) => t.ew === id)!.table;
