@@ -68,6 +68,11 @@ describe.each(CASES)('director instances sharing a store on $engine, broker $bro
     await waitFor(() => boardsIn(obs.get<ScoreReport>('club/s1/standings')).length === 2, T, 'standings with both tables');
     expect(boardsIn(obs.get<ScoreReport>('club/s1/standings'))).toEqual(['1@1', '2@2']);
     await waitFor(() => obs.get<RoundAssignment>('2/assignment')?.round === 2, T, 'table 2 in round 2');
+    // A decision goes to the holder of partition 0 (a), and the instance following the table (b) reads it back.
+    await obs.decide('adjust-score', { transaction: 'adj-1', board: 2, table: '2', adjusted: { NS: 60, EW: 40 } });
+    await waitFor(() => obs.responses.some((r) => r.body.transaction === 'adj-1'), T, 'the decision answered');
+    expect(obs.responses.find((r) => r.body.transaction === 'adj-1')!.body).toEqual({ transaction: 'adj-1', ok: true });
+    await waitFor(() => b.s.travellers().find((t) => t.board === 2 && t.table === 2)?.adjusted !== undefined, T, 'b reads the decision back');
 
     // b stops while table 2 is in the middle of tray 1; the table goes on playing; a takes partition 1 and asks the
     // table for what it missed.

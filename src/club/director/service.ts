@@ -724,7 +724,9 @@ export class DirectorService {
       }
     }
     for (const a of await s.assignments(session)) {
-      if ((this.assignments.get(a.table)?.round ?? 0) < a.round) {
+      // A later round, or the same round given again by a decision (a late play adds a tray to it).
+      const mine = this.assignments.get(a.table);
+      if (!mine || mine.round < a.round || (mine.round === a.round && mine.at < a.at)) {
         this.assignments.set(a.table, a);
         changed = true;
       }
