@@ -3,12 +3,15 @@
 // every problem becomes a { path, message } whose message says how to fix it, with the YAML line when known.
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
 import { LineCounter, isMap, isNode, isScalar, parseDocument, type Document } from 'yaml';
 import { deviceProblem } from './devices.js';
 import { applyEnvOverrides } from './env.js';
 import { PATH_FIELDS, configSchema, type TenaceConfig } from './schema.js';
 import { closest } from './suggest.js';
+import { SCHEMA_HASH, validate as precompiledValidator } from './config-validator.generated.js';
+import { AJV_OPTIONS, configSchemaHash } from './validator-source.js';
 
 /** One problem with a config: where it is, and a sentence that says how to fix it. */
 export interface ConfigError {
@@ -41,12 +44,19 @@ export function formatPath(segs: readonly Seg[]): string {
 
 let validator: ValidateFunction | undefined;
 
+// The validator compiled ahead of time (./validator-source.ts) when it was built from this schema; otherwise ajv's
+// compiler, loaded only then (it costs about 100 ms and 8 MB at every start).
 function getValidator(): ValidateFunction {
   if (!validator) {
-    const ajv = new Ajv({ allErrors: true, useDefaults: true, verbose: true, strict: true });
-    // `fix` is an annotation carrying the error sentence; it takes no part in validation.
-    ajv.addKeyword({ keyword: 'fix', schemaType: 'string' });
-    validator = ajv.compile(configSchema);
+    if (SCHEMA_HASH === configSchemaHash()) {
+      validator = precompiledValidator as unknown as ValidateFunction;
+    } else {
+      const { Ajv } = createRequire(import.meta.url)('ajv') as { Ajv: typeof AjvClass };
+      const ajv = new Ajv({ ...AJV_OPTIONS });
+      // `fix` is an annotation carrying the error sentence; it takes no part in validation.
+      ajv.addKeyword({ keyword: 'fix', schemaType: 'string' });
+      validator = ajv.compile(configSchema);
+    }
   }
   return validator;
 }

@@ -688,7 +688,8 @@ export class BridgeDriver extends EventEmitter {
     this.run = 'opening';
     if (!this.binding && !defaultBinding) {
       try {
-        defaultBinding = (await import('serialport')).SerialPort.binding as unknown as BindingInterface;
+        // The module that defines SerialPort alone: the package's index also loads its ten parsers, which we never use.
+        defaultBinding = (await import('serialport/dist/serialport.js')).SerialPort.binding as unknown as BindingInterface;
       } catch (e) {
         this.log.error({ bridge: this.bridge, err: (e as Error).message }, 'cannot load the serialport binding');
       }

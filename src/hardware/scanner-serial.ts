@@ -254,7 +254,8 @@ let osBinding: BindingInterface | undefined;
 /** The OS serial binding, loaded on first use (so tests on MockBinding never load the addon). */
 async function defaultBinding(): Promise<BindingInterface> {
   if (!osBinding) {
-    const { SerialPort } = await import('serialport');
+    // The module that defines SerialPort alone: the package's index also loads its ten parsers, which we never use.
+    const { SerialPort } = await import('serialport/dist/serialport.js');
     osBinding = SerialPort.binding as unknown as BindingInterface;
   }
   return osBinding;
