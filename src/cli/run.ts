@@ -1,5 +1,7 @@
 // `tenace run --config FILE`: the table daemon. Exit 78 for a bad config, 75 when another process holds the journal,
 // 1 when it cannot start for another reason; otherwise it runs until SIGTERM/SIGINT.
+// First: it tunes the heap before the daemon's modules are loaded (ES modules are evaluated in import order).
+import '../daemon/heap.js';
 import { readFileSync } from 'node:fs';
 import { checkConfigDevices, checkConfigFiles, formatConfigErrors, loadConfig } from '../config/load.js';
 import { createLogger } from '../config/logger.js';
