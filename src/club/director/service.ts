@@ -432,7 +432,7 @@ export class DirectorService {
 
   private pub(topic: string, body: unknown, retain: boolean): void {
     const c = this.client;
-    if (!c) return;
+    if (!c || this.failed) return;
     c.publish(topic, typeof body === 'string' ? body : JSON.stringify(body), { qos: 1, retain }, (err) => {
       if (err && !this.stopped) this.log.warn({ err: err.message, topic }, 'director: publish failed');
     });
@@ -1101,6 +1101,8 @@ export class DirectorService {
   }
 
   private flushNow(): void {
+    // After a failed commit the memory runs ahead of the store: publish nothing that the store may not hold.
+    if (this.failed) return;
     if (this.standingsDirty && this.leader) {
       this.standingsDirty = false;
       const travellers = this.travellers();

@@ -363,6 +363,8 @@ export class DirectorStore extends StoreOps {
       // A restart of PostgreSQL ends the idle connections with an 'error' event, which would kill the process if no
       // one listened: the next query opens a new connection, or fails and the director waits for the database.
       pool.on('error', () => undefined);
+      // The same for a connection in use (pg-pool listens only on idle ones): its query fails, which is what counts.
+      pool.on('connect', (client) => client.on('error', () => undefined));
       store = new DirectorStore(new Kysely<DirectorDb>({ dialect: new PostgresDialect({ pool }) }), 'postgres', url.replace(/\/\/[^@/]*@/, '//'));
     } else {
       throw new Error(`store.url: "${url}" is not a store; use "sqlite:PATH" or "postgres://user@host:5432/database"`);
