@@ -5,6 +5,7 @@ import { RULES_DEFAULTS, benchRules } from './rules.js';
 import { DRIVER_DEFAULTS, benchDriver } from './driver.js';
 import { DAEMON_DEFAULTS, benchDaemon } from './daemon.js';
 import { CLUB_DEFAULTS, benchClub } from './club.js';
+import { CHAMPIONSHIP_DEFAULTS, benchChampionship } from './championship.js';
 
 interface CliOptions { names: string[]; deals?: number; rounds?: number; warmup?: number; seed?: number }
 
@@ -25,6 +26,7 @@ const BENCHES: Record<string, (cli: CliOptions) => BenchReport> = {
   }),
   daemon: (cli) => benchDaemon({ ...DAEMON_DEFAULTS, seed: cli.seed ?? DAEMON_DEFAULTS.seed }),
   club: (cli) => benchClub({ ...CLUB_DEFAULTS, seed: cli.seed ?? CLUB_DEFAULTS.seed, rounds: cli.rounds ?? CLUB_DEFAULTS.rounds }),
+  championship: (cli) => benchChampionship({ ...CHAMPIONSHIP_DEFAULTS, seed: cli.seed ?? CHAMPIONSHIP_DEFAULTS.seed, rounds: cli.rounds ?? CHAMPIONSHIP_DEFAULTS.rounds }),
 };
 
 /** Parse the command line: benchmark names, then numeric options as `--name value`. */

@@ -1,0 +1,642 @@
+// The championship (issue 10, item 4): N emulated tables in two rooms, each room its own Mosquitto bridged to a
+// central Mosquitto, several `tenace director` instances on the central broker sharing one PostgreSQL database.
+// The tables are light: one mqtt.js client each, publishing a deal's journal events as a table daemon's feed does
+// (`director/event`, QoS 1, with seq; retained `status` with an `offline` last will), deciding each tray scan with
+// the table's own `decideScan`, and answering `request/events` from an in-memory journal. Figures:
+// (a) results lost or doubled: the (table, board) results in the final standings and in the database against the
+//     plays the tables made;
+// (b) card-to-standings: from the last card of a deal published at its table (room broker) to the first retained
+//     standings at the centre holding its result, against the floor: a message published in a room, carried over
+//     the bridge, relayed at the centre by a bare mqtt.js client and received by a subscriber at the centre;
+// (c) each director instance's RSS (VmRSS), and the load average through the run.
+// Like bench/club.ts it runs in a child process (async parts) that prints its report as JSON.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, createConnection } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import mqtt, { type MqttClient } from 'mqtt';
+import pg from 'pg';
+import { stringify } from 'yaml';
+import type { TableEvent } from '../src/formats/table-log.js';
+import { sessionTopics, tableTopics } from '../src/feed/topics.js';
+import { movementByName } from '../src/club/movements/index.js';
+import { type PlannedPlay, type SessionPlan, planSession, trayCodeOf } from '../src/club/session/plan.js';
+import { REAL_EVENTS_PER_SECOND } from '../src/club/session/runner.js';
+import { decideScan, parseAssignment, parseTrayRecord } from '../src/club/table-side.js';
+import type { RoundAssignment, ScoreReport, TrayRecord } from '../src/club/types.js';
+import type { BenchReport, SanityLine } from './harness.js';
+import { table as textTable } from './harness.js';
+
+export interface ChampionshipBenchOptions {
+  seed: number;
+  tables: number;
+  /** Rounds of the Mitchell played (one tray a round: about 16 s a round at 10x). */
+  rounds: number;
+  boardsPerRound: number;
+  /** Multiple of real play speed. */
+  speed: number;
+  /** Director instances on the central broker. */
+  directors: number;
+  /** The director's `cluster:` block (off: one director alone, for a build without cluster mode). */
+  cluster: boolean;
+  partitions: number;
+  /** PostgreSQL server (a fresh database is created on it for the run and dropped after). */
+  pgServer: string;
+  floorMessages: number;
+}
+
+export const CHAMPIONSHIP_DEFAULTS: ChampionshipBenchOptions = {
+  seed: 7, tables: 200, rounds: 6, boardsPerRound: 1, speed: 10, directors: 3, cluster: true, partitions: 16,
+  pgServer: 'postgres://postgres@127.0.0.1:5432', floorMessages: 300,
+};
+
+const HARD_LIMIT_MS = 360_000;
+const WAIT_MS = 120_000;
+const CHILD_FLAG = '--tenace-championship-bench-child';
+const REPORT_PREFIX = 'TENACE-BENCH-REPORT ';
+const here = dirname(fileURLToPath(import.meta.url));
+/** build/bench/bench → the repository. */
+const ROOT = resolve(here, '..', '..', '..');
+/** The CLI of the same build as this module (build/bench/src/cli/main.js). */
+const CLI = resolve(here, '..', 'src', 'cli', 'main.js');
+const MOSQUITTO = '/usr/sbin/mosquitto';
+const TITLE = 'championship: two rooms, bridged brokers, director instances on PostgreSQL (issue 10)';
+
+/** Run the championship benchmark in a child process and return its report. */
+export function benchChampionship(opts: ChampionshipBenchOptions = CHAMPIONSHIP_DEFAULTS): BenchReport {
+  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), CHILD_FLAG, JSON.stringify(opts)], {
+    cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', timeout: HARD_LIMIT_MS, killSignal: 'SIGTERM', maxBuffer: 64 << 20,
+  });
+  const line = (r.stdout ?? '').split('\n').find((l) => l.startsWith(REPORT_PREFIX));
+  if (line) return JSON.parse(line.slice(REPORT_PREFIX.length)) as BenchReport;
+  const why = r.error ? r.error.message : `exit ${r.status ?? r.signal}`;
+  return { title: TITLE, notes: [`the benchmark process gave no report (${why}); its messages are above`], results: [], ratios: [], sanity: [{ what: 'championship benchmark completed', value: why, ok: false }] };
+}
+
+const pct = (sorted: readonly number[], p: number): number => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]);
+const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(1)} ms` : 'n/a');
+const mb = (kb: number) => (Number.isFinite(kb) ? `${(kb / 1024).toFixed(1)} MB` : 'n/a');
+const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a');
+const progress = (msg: string) => process.stderr.write(`[bench championship] ${msg}\n`);
+const sleep = (n: number) => new Promise((r) => setTimeout(r, n));
+
+function rssKb(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => res(port));
+    });
+  });
+}
+
+async function waitForPort(port: number, ms: number): Promise<void> {
+  const t0 = Date.now();
+  for (;;) {
+    const ok = await new Promise<boolean>((r) => {
+      const c = createConnection({ port, host: '127.0.0.1' }, () => { c.end(); r(true); });
+      c.once('error', () => r(false));
+    });
+    if (ok) return;
+    if (Date.now() - t0 > ms) throw new Error(`nothing listens on 127.0.0.1:${port} after ${ms} ms`);
+    await sleep(50);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ brokers
+
+/** What the bench itself carries over the bridge for the floor measurement (room → centre). */
+const FLOOR_TOPIC = 'tenace-bench/#';
+
+/** Settings of every broker of the run: local, anonymous, no persistence (each run starts empty). */
+function localListener(port: number): string[] {
+  return [
+    `listener ${port} 127.0.0.1`, 'allow_anonymous true', 'persistence false', 'set_tcp_nodelay true',
+    // The directors' and the bridges' queues at a burst of 200 tables: unbounded rather than dropped.
+    'max_queued_messages 0', 'log_dest stderr', 'log_type error', 'log_type warning',
+  ];
+}
+
+/**
+ * The bridge of a room to the centre, written here while mosquitto/room.conf is not shipped: the tables' journal
+ * events, status, responses and alerts go out; the director's requests, assignments, tray records and session topics
+ * come in. A persistent bridge session (cleansession false) queues both ways while the link is down.
+ */
+function builtinRoomBridge(room: string, centralPort: number): string[] {
+  return [
+    `connection tenace-room-${room}`, `address 127.0.0.1:${centralPort}`, 'bridge_protocol_version mqttv50',
+    `remote_clientid tenace-room-${room}`, 'cleansession false', 'try_private true', 'notifications false', 'restart_timeout 1 5',
+    'topic tenace/+/+/director/event out 1', 'topic tenace/+/+/status out 1', 'topic tenace/+/+/response/# out 1', 'topic tenace/+/+/director out 1',
+    'topic tenace/+/+/request/# in 1', 'topic tenace/+/+/assignment in 1', 'topic tenace/+/trays/# in 1', 'topic tenace/+/club/# in 1',
+  ];
+}
+
+// Lines of the shipped files that describe a real deployment (ports, accounts, TLS, disk, logs): the bench replaces
+// them with its own local, anonymous, in-memory settings.
+const DEPLOYMENT_KEYS = new Set([
+  'listener', 'port', 'bind_address', 'bind_interface', 'protocol', 'password_file', 'acl_file', 'allow_anonymous', 'per_listener_settings',
+  'persistence', 'persistence_location', 'persistence_file', 'autosave_interval', 'log_dest', 'log_type', 'connection_messages', 'pid_file', 'user',
+  'include_dir', 'cafile', 'capath', 'certfile', 'keyfile', 'require_certificate', 'use_identity_as_username', 'tls_version', 'max_queued_messages',
+  'bridge_cafile', 'bridge_capath', 'bridge_certfile', 'bridge_keyfile', 'bridge_insecure', 'bridge_tls_version', 'bridge_identity', 'bridge_psk',
+  'remote_username', 'remote_password', 'local_username', 'local_password', 'remote_clientid', 'local_clientid', 'address', 'addresses',
+]);
+
+/** A shipped Mosquitto file made local: deployment lines dropped, the bridge pointed at the bench's centre. */
+function adaptShipped(text: string, o: { port: number; room?: string; centralPort?: number }): string[] {
+  const out = localListener(o.port);
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const key = line.split(/\s+/, 1)[0];
+    if (DEPLOYMENT_KEYS.has(key)) continue;
+    if (key === 'connection' && o.room !== undefined) {
+      // Both rooms run the same file: their bridges need distinct names and client ids at the centre.
+      const name = `${line.split(/\s+/)[1] ?? 'tenace-room'}-${o.room}`;
+      out.push(`connection ${name}`, `address 127.0.0.1:${o.centralPort}`, `remote_clientid ${name}`);
+      continue;
+    }
+    out.push(line);
+  }
+  if (o.room !== undefined) out.push(`topic ${FLOOR_TOPIC} out 1`);
+  return out;
+}
+
+interface Broker { url: string; port: number; proc: ChildProcess; source: string }
+
+async function startBroker(work: string, name: string, lines: string[], port: number, source: string): Promise<Broker> {
+  const conf = join(work, `${name}.conf`);
+  writeFileSync(conf, `${lines.join('\n')}\n`);
+  const proc = spawn(MOSQUITTO, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let tail = '';
+  proc.stderr!.on('data', (d: Buffer) => { tail = (tail + d.toString('utf8')).slice(-2000); });
+  proc.once('exit', (code, sig) => { if (code !== 0 && sig !== 'SIGTERM') progress(`broker ${name} stopped (${sig ?? `exit ${code}`}): ${tail.trim()}`); });
+  await waitForPort(port, 5000);
+  return { url: `mqtt://127.0.0.1:${port}`, port, proc, source };
+}
+
+/** The centre and two rooms, from mosquitto/central.conf and room.conf when they are shipped, else built in. */
+async function startBrokers(work: string): Promise<{ centre: Broker; rooms: Broker[] }> {
+  const [cp, ap, bp] = [await freePort(), await freePort(), await freePort()];
+  const shippedCentre = join(ROOT, 'mosquitto', 'central.conf');
+  const shippedRoom = join(ROOT, 'mosquitto', 'room.conf');
+  const centre = existsSync(shippedCentre)
+    ? await startBroker(work, 'central', adaptShipped(readFileSync(shippedCentre, 'utf8'), { port: cp }), cp, 'mosquitto/central.conf')
+    : await startBroker(work, 'central', localListener(cp), cp, 'built in');
+  const rooms: Broker[] = [];
+  for (const [room, port] of [['a', ap], ['b', bp]] as const) {
+    rooms.push(existsSync(shippedRoom)
+      ? await startBroker(work, `room-${room}`, adaptShipped(readFileSync(shippedRoom, 'utf8'), { port, room, centralPort: cp }), port, 'mosquitto/room.conf')
+      : await startBroker(work, `room-${room}`, [...localListener(port), ...builtinRoomBridge(room, cp), `topic ${FLOOR_TOPIC} out 1`], port, 'built in'));
+  }
+  return { centre, rooms };
+}
+
+// ------------------------------------------------------------------------------------------------ directors
+
+interface Director { instance: string; proc: ChildProcess; peakKb: number; idleKb: number; tail: string; exit: string | null }
+
+function directorYaml(o: ChampionshipBenchOptions, x: { club: string; session: string; broker: string; db: string; instance: string }): string {
+  return stringify({
+    club: { id: x.club }, session: x.session, variant: 'duplicate-whist',
+    movement: { name: 'mitchell', tables: o.tables, boardsPerRound: o.boardsPerRound },
+    mqtt: { url: x.broker },
+    store: { url: `${o.pgServer}/${x.db}` },
+    ...(o.cluster ? { cluster: { partitions: o.partitions, leaseSeconds: 10, heartbeatSeconds: 2, instance: x.instance } } : {}),
+    http: { enabled: false },
+    log: { level: 'warn' },
+  });
+}
+
+function startDirector(configPath: string, instance: string): Director {
+  const proc = spawn(process.execPath, [CLI, 'director', '--config', configPath], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const d: Director = { instance, proc, peakKb: NaN, idleKb: NaN, tail: '', exit: null };
+  proc.stderr!.on('data', (b: Buffer) => { d.tail = (d.tail + b.toString('utf8')).slice(-3000); });
+  proc.once('exit', (code, sig) => { d.exit = sig ?? `exit ${code}`; });
+  return d;
+}
+
+async function stopProcess(p: ChildProcess): Promise<void> {
+  if (p.exitCode !== null || p.signalCode !== null) return;
+  const gone = new Promise((r) => p.once('exit', r));
+  p.kill('SIGTERM');
+  const t = setTimeout(() => p.kill('SIGKILL'), 5000);
+  await gone;
+  clearTimeout(t);
+}
+
+// ------------------------------------------------------------------------------------------------ tables
+
+/** MQTT 5 properties the feed puts on its JSON messages (src/feed/mqtt-feed.ts jsonOptions). */
+const jsonProps = (kind: string) => ({ contentType: 'application/json', payloadFormatIndicator: true, userProperties: { schemaVersion: '1', contentType: 'application/json', kind } });
+const statusProps = { contentType: 'text/plain', payloadFormatIndicator: true, userProperties: { schemaVersion: '1', contentType: 'text/plain', kind: 'status' } };
+
+/** What a room's tables hold of the club: the tray records (one shared subscription per room). */
+class RoomRecords {
+  readonly records = new Map<number, TrayRecord>();
+  constructor(private readonly client: MqttClient) {}
+  static async connect(url: string, club: string, session: string, id: string): Promise<RoomRecords> {
+    const client = await mqtt.connectAsync(url, { clientId: id, protocolVersion: 5 });
+    const r = new RoomRecords(client);
+    client.on('message', (_t, payload) => {
+      if (payload.length === 0) return;
+      const p = parseTrayRecord(payload, { session });
+      if (p.ok) r.records.set(p.value.board, p.value);
+    });
+    await client.subscribeAsync(sessionTopics(club, session).traysFilter, { qos: 1 });
+    return r;
+  }
+  close(): Promise<void> { return this.client.endAsync(); }
+}
+
+/** One emulated table: a journal in memory, published as the feed publishes it, and request/events answered from it. */
+class EmulatedTable {
+  readonly journal: TableEvent[] = [];
+  assignment: RoundAssignment | null = null;
+  private outbox: Promise<unknown> = Promise.resolve();
+  requests = 0;
+  publishFailures = 0;
+
+  private constructor(readonly no: number, readonly id: string, private readonly client: MqttClient, private readonly t: ReturnType<typeof tableTopics>, private readonly session: string) {}
+
+  static async connect(url: string, club: string, session: string, no: number, tag: string): Promise<EmulatedTable> {
+    const id = String(no);
+    const t = tableTopics(club, id);
+    const client = await mqtt.connectAsync(url, {
+      clientId: `tenace-bench-${tag}-t${no}`, protocolVersion: 5, clean: true, keepalive: 30, reconnectPeriod: 1000, resubscribe: true,
+      will: { topic: t.status, payload: Buffer.from('offline'), qos: 1, retain: true, properties: statusProps },
+    });
+    // The feed turns Nagle off on its socket.
+    (client.stream as { setNoDelay?: (on: boolean) => void }).setNoDelay?.(true);
+    const table = new EmulatedTable(no, id, client, t, session);
+    client.on('message', (topic, payload) => table.onMessage(topic, payload));
+    await client.publishAsync(t.status, 'online', { qos: 1, retain: true, properties: statusProps });
+    await client.subscribeAsync([t.requestFilter, t.assignment], { qos: 1 });
+    return table;
+  }
+
+  private onMessage(topic: string, payload: Buffer): void {
+    if (topic === this.t.assignment) {
+      if (payload.length === 0) return;
+      const a = parseAssignment(payload, { session: this.session, table: this.id });
+      if (a.ok) this.assignment = a.value;
+      return;
+    }
+    if (topic !== this.t.request('events')) return;
+    this.requests++;
+    let q: { transaction?: unknown; after?: unknown; limit?: unknown };
+    try { q = JSON.parse(payload.toString('utf8')); } catch { return; }
+    const after = Number.isSafeInteger(q.after) ? (q.after as number) : 0;
+    const limit = Number.isSafeInteger(q.limit) && (q.limit as number) > 0 ? (q.limit as number) : 500;
+    const events = this.journal.filter((e) => e.seq! > after).slice(0, limit);
+    const body = { transaction: q.transaction, ok: true, session: this.session, events, last: this.journal.length };
+    this.client.publish(this.t.response('events'), JSON.stringify(body), { qos: 1, properties: jsonProps('response') });
+  }
+
+  /** Journal one event and queue its `director/event` (the feed publishes one message at a time, in seq order). */
+  append(ev: TableEvent): TableEvent {
+    const stamped = { ...ev, seq: this.journal.length + 1, at: new Date().toISOString() } as TableEvent;
+    this.journal.push(stamped);
+    const m = { schema: 1, type: 'tenace.journal-event', session: this.session, seq: stamped.seq, event: stamped };
+    this.outbox = this.outbox.then(() => this.client.publishAsync(this.t.directorEvent, JSON.stringify(m), { qos: 1, properties: jsonProps('journal-event') }))
+      .catch(() => { this.publishFailures++; });
+    return stamped;
+  }
+
+  async close(): Promise<void> {
+    await this.outbox;
+    await this.client.endAsync();
+  }
+}
+
+/** Slot k of a round starts only when every table has finished the earlier slots (as in the club runner). */
+class SlotBarrier {
+  private readonly pending = new Map<string, number>();
+  private readonly waiters: (() => void)[] = [];
+  constructor(plan: SessionPlan) {
+    for (const p of [...plan.plays.values()].flat()) this.pending.set(`${p.round}:${p.slot}`, (this.pending.get(`${p.round}:${p.slot}`) ?? 0) + 1);
+  }
+  private open(p: PlannedPlay): boolean {
+    for (const [k, n] of this.pending) {
+      const [r, s] = k.split(':').map(Number);
+      if (n > 0 && (r < p.round || (r === p.round && s < p.slot))) return false;
+    }
+    return true;
+  }
+  async enter(p: PlannedPlay): Promise<void> {
+    while (!this.open(p)) await new Promise<void>((r) => this.waiters.push(r));
+  }
+  leave(p: PlannedPlay): void {
+    const k = `${p.round}:${p.slot}`;
+    this.pending.set(k, (this.pending.get(k) ?? 1) - 1);
+    for (const w of this.waiters.splice(0)) w();
+  }
+}
+
+async function until(cond: () => boolean, ms: number, what: string): Promise<void> {
+  const t0 = Date.now();
+  while (!cond()) {
+    if (Date.now() - t0 > ms) throw new Error(`timed out after ${ms / 1000} s waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+interface Timing { table: number; board: number; lastCardAt: number }
+
+/** One table's plays: wait for the round's assignment and the slot, scan the tray, play the cards at the chosen pace. */
+async function playTable(t: EmulatedTable, plays: readonly PlannedPlay[], x: { plan: SessionPlan; records: RoomRecords; barrier: SlotBarrier; intervalMs: number; timings: Timing[]; problems: string[] }): Promise<void> {
+  for (const p of plays) {
+    await until(() => (t.assignment?.round ?? 0) >= p.round, WAIT_MS, `table ${t.no}'s assignment for round ${p.round}`);
+    await x.barrier.enter(p);
+    try {
+      if (p.playIndex > 0) await until(() => x.records.records.has(p.board), WAIT_MS, `the record of tray ${p.board} in table ${t.no}'s room`);
+      // Tables do not start in step: each begins within one event interval of the slot opening.
+      let next = performance.now() + Math.random() * x.intervalMs;
+      const pace = async () => {
+        const wait = next - performance.now();
+        if (wait > 0) await sleep(wait);
+        next += x.intervalMs;
+      };
+      await pace();
+      const tray = t.append({ type: 'tray', code: trayCodeOf(x.plan.session, p.board) });
+      const d = decideScan({
+        code: (tray as { code: string }).code, seq: tray.seq, at: tray.at!, session: x.plan.session, table: t.id, variant: x.plan.variant,
+        records: x.records.records, assignment: t.assignment, inPlay: null,
+      });
+      if (d.kind !== 'deal') {
+        x.problems.push(`table ${t.no} tray ${p.board}: the scan started no deal (${d.kind === 'alert' ? d.alert.message : d.reason})`);
+        continue;
+      }
+      t.append(d.deal as TableEvent);
+      const lastPlace = p.events.map((e) => e.type).lastIndexOf('place');
+      for (const [i, ev] of p.events.entries()) {
+        await pace();
+        t.append(ev);
+        if (i === lastPlace) x.timings.push({ table: t.no, board: p.board, lastCardAt: Date.now() });
+      }
+    } finally {
+      x.barrier.leave(p);
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ the centre's view
+
+/** The retained standings at the centre: when each (board, table) result first appeared, and the latest report. */
+class StandingsWatch {
+  readonly firstSeen = new Map<string, number>();
+  latest: ScoreReport | null = null;
+  assignments = new Set<string>();
+  constructor(private readonly client: MqttClient) {}
+  static async connect(url: string, club: string, session: string, id: string): Promise<StandingsWatch> {
+    const client = await mqtt.connectAsync(url, { clientId: id, protocolVersion: 5 });
+    (client.stream as { setNoDelay?: (on: boolean) => void }).setNoDelay?.(true);
+    const w = new StandingsWatch(client);
+    const st = sessionTopics(club, session).standings;
+    client.on('message', (topic, payload) => {
+      if (payload.length === 0) return;
+      const now = Date.now();
+      if (topic === st) {
+        let r: ScoreReport;
+        try { r = JSON.parse(payload.toString('utf8')) as ScoreReport; } catch { return; }
+        w.latest = r;
+        for (const b of r.boards ?? []) for (const res of b.results) {
+          const k = `${b.board}:${res.table}`;
+          if (!w.firstSeen.has(k)) w.firstSeen.set(k, now);
+        }
+      } else if (topic.endsWith('/assignment')) {
+        w.assignments.add(topic);
+      }
+    });
+    await client.subscribeAsync([st, `tenace/${club}/+/assignment`], { qos: 1 });
+    return w;
+  }
+  /** How often each (board, table) appears in the latest standings. */
+  counts(): Map<string, number> {
+    const c = new Map<string, number>();
+    for (const b of this.latest?.boards ?? []) for (const r of b.results) c.set(`${b.board}:${r.table}`, (c.get(`${b.board}:${r.table}`) ?? 0) + 1);
+    return c;
+  }
+  close(): Promise<void> { return this.client.endAsync(); }
+}
+
+/** The floor: published in a room, over the bridge, relayed by a bare client at the centre, received at the centre. */
+async function floorLatencies(rooms: Broker[], centre: Broker, n: number, tag: string): Promise<number[]> {
+  const opts = { protocolVersion: 5 as const };
+  const pubs = await Promise.all(rooms.map((r, i) => mqtt.connectAsync(r.url, { ...opts, clientId: `tenace-bench-champ-pub${i}-${tag}` })));
+  const [relay, sub] = await Promise.all(['relay', 'sub'].map((k) => mqtt.connectAsync(centre.url, { ...opts, clientId: `tenace-bench-champ-${k}-${tag}` })));
+  for (const c of [...pubs, relay, sub]) (c.stream as { setNoDelay?: (on: boolean) => void }).setNoDelay?.(true);
+  const a = `tenace-bench/champ-floor/${tag}/a`;
+  const b = `tenace-bench/champ-floor/${tag}/b`;
+  relay.on('message', (_t, payload) => { relay.publish(b, payload, { qos: 1 }); });
+  await relay.subscribeAsync(a, { qos: 1 });
+  const got: number[] = [];
+  sub.on('message', (_t, payload) => { got.push(performance.now() - Number(payload.toString())); });
+  await sub.subscribeAsync(b, { qos: 1 });
+  // The bridges subscribe at the centre on their own schedule: wait until a probe goes through each room.
+  await sleep(500);
+  for (let i = 0; i < n; i++) {
+    pubs[i % pubs.length].publish(a, String(performance.now()), { qos: 1 });
+    await sleep(5);
+  }
+  const t0 = Date.now();
+  while (got.length < n && Date.now() - t0 < 10_000) await sleep(20);
+  await Promise.all([...pubs, relay, sub].map((c) => c.endAsync()));
+  return got.sort((x, y) => x - y);
+}
+
+// ------------------------------------------------------------------------------------------------ the run
+
+async function child(o: ChampionshipBenchOptions): Promise<BenchReport> {
+  const t0 = Date.now();
+  const loads: number[] = [loadavg()[0]];
+  const tag = `${process.pid}-${Date.now().toString(36)}`;
+  const club = `champ${process.pid}`;
+  const db = `tenace_bench_${process.pid}_${Date.now().toString(36)}`;
+  const sanity: SanityLine[] = [];
+  const notes: string[] = [];
+  const problems: string[] = [];
+  const movement = movementByName('mitchell')!;
+  const full = movement.generate({ tables: o.tables, boardsPerRound: o.boardsPerRound });
+  const schedule = { ...full, rounds: full.rounds.slice(0, o.rounds) };
+  const plan = planSession({ session: `champ-${tag}`, variant: 'duplicate-whist', schedule, seed: o.seed });
+  const directorsWanted = o.cluster ? o.directors : 1;
+  progress(`${o.tables} tables in 2 rooms, ${schedule.rounds.length} of ${full.rounds.length} rounds of a Mitchell at ${o.speed}x real play, ${directorsWanted} director(s)${o.cluster ? ' in cluster mode' : ''}, PostgreSQL database ${db}`);
+
+  const work = mkdtempSync(join(tmpdir(), 'tenace-champ-'));
+  const undo: (() => Promise<unknown>)[] = [];
+  const cleanup = async () => {
+    for (const f of undo.splice(0).reverse()) await f().catch((err: Error) => progress(`cleanup: ${err.message}`));
+    rmSync(work, { recursive: true, force: true });
+  };
+  process.once('SIGTERM', () => { void cleanup().finally(() => process.exit(1)); });
+
+  const directors: Director[] = [];
+  const timings: Timing[] = [];
+  let watch: StandingsWatch | undefined;
+  let floor: number[] = [];
+  let brokers: { centre: Broker; rooms: Broker[] } | undefined;
+  const dbRows = new Map<string, number>();
+  let leaseHolders = '';
+  let tables: EmulatedTable[] = [];
+  let playSeconds = NaN;
+  const loadTimer = setInterval(() => loads.push(loadavg()[0]), 2000);
+  const rssTimer = setInterval(() => {
+    for (const d of directors) {
+      const kb = rssKb(d.proc.pid);
+      if (Number.isFinite(kb)) d.peakKb = Number.isFinite(d.peakKb) ? Math.max(d.peakKb, kb) : kb;
+    }
+  }, 250);
+  try {
+    brokers = await startBrokers(work);
+    const { centre, rooms } = brokers;
+    undo.push(async () => { for (const b of [...rooms, centre]) await stopProcess(b.proc); });
+
+    const admin = new pg.Client({ connectionString: `${o.pgServer}/postgres` });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${db}`);
+    await admin.end();
+    undo.push(async () => {
+      const c = new pg.Client({ connectionString: `${o.pgServer}/postgres` });
+      await c.connect();
+      try { await c.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`); } finally { await c.end(); }
+    });
+
+    watch = await StandingsWatch.connect(centre.url, club, plan.session, `tenace-bench-champ-watch-${tag}`);
+    const w = watch;
+    undo.push(() => w.close());
+
+    // The first instance creates the schema (migrations run at start); the others start once it is up.
+    for (let i = 0; i < directorsWanted; i++) {
+      const instance = `dir-${i + 1}`;
+      const cfg = join(work, `${instance}.yaml`);
+      writeFileSync(cfg, directorYaml(o, { club, session: plan.session, broker: centre.url, db, instance }));
+      const d = startDirector(cfg, instance);
+      directors.push(d);
+      setTimeout(() => { d.idleKb = rssKb(d.proc.pid); }, 2000).unref();
+      if (i === 0) await sleep(1500);
+    }
+    undo.push(async () => { for (const d of directors) await stopProcess(d.proc); });
+    const dead = () => directors.find((d) => d.exit !== null);
+    await until(() => {
+      const d = dead();
+      if (d) throw new Error(`director ${d.instance} stopped (${d.exit}): ${d.tail.trim().slice(-600)}`);
+      return w.assignments.size >= o.tables;
+    }, WAIT_MS, `the directors to assign all ${o.tables} tables`);
+    progress(`assignments in after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+
+    // Odd tables in room A, even tables in room B: each partition has tables in both rooms.
+    const records = await Promise.all(rooms.map((r, i) => RoomRecords.connect(r.url, club, plan.session, `tenace-bench-champ-records${i}-${tag}`)));
+    undo.push(async () => { for (const r of records) await r.close(); });
+    const nos = [...plan.plays.keys()].sort((a, b) => a - b);
+    for (let i = 0; i < nos.length; i += 20) {
+      tables.push(...await Promise.all(nos.slice(i, i + 20).map((n) => EmulatedTable.connect(rooms[(n - 1) % 2].url, club, plan.session, n, tag))));
+    }
+    undo.push(async () => { for (const t of tables) await t.close().catch(() => undefined); });
+
+    const barrier = new SlotBarrier(plan);
+    const intervalMs = 1000 / (o.speed * REAL_EVENTS_PER_SECOND);
+    const tp = Date.now();
+    const ticker = setInterval(() => progress(`${((Date.now() - tp) / 1000).toFixed(0)} s: ${timings.length} plays done, ${w.firstSeen.size} results in the standings, load ${loadavg()[0].toFixed(2)}`), 15_000);
+    try {
+      await Promise.all(tables.map((t) => playTable(t, plan.plays.get(t.no) ?? [], { plan, records: records[(t.no - 1) % 2], barrier, intervalMs, timings, problems })));
+      const total = [...plan.plays.values()].flat().length;
+      await until(() => {
+        const d = dead();
+        if (d) throw new Error(`director ${d.instance} stopped (${d.exit}): ${d.tail.trim().slice(-600)}`);
+        return w.firstSeen.size >= total;
+      }, WAIT_MS, `the standings to hold all ${total} results`);
+    } finally {
+      clearInterval(ticker);
+      playSeconds = (Date.now() - tp) / 1000;
+    }
+    // A doubled result would show in a later report: give the directors a moment past the last one.
+    await sleep(2000);
+    const c = new pg.Client({ connectionString: `${o.pgServer}/${db}` });
+    await c.connect();
+    try {
+      const r = await c.query<{ board: number; table_id: string; n: string }>('select board, table_id, count(*) as n from results where session = $1 group by board, table_id', [plan.session]);
+      for (const row of r.rows) dbRows.set(`${row.board}:${row.table_id}`, Number(row.n));
+      if (o.cluster) {
+        const l = await c.query<{ holder: string | null; n: string }>('select holder, count(*) as n from leases where session = $1 group by holder order by holder', [plan.session]);
+        leaseHolders = l.rows.map((x) => `${x.holder ?? 'none'} ${x.n}`).join(', ');
+      }
+    } finally {
+      await c.end();
+    }
+    floor = await floorLatencies(rooms, centre, o.floorMessages, tag);
+  } catch (e) {
+    sanity.push({ what: 'session completed', value: (e as Error).message.slice(0, 400), ok: false });
+  } finally {
+    clearInterval(loadTimer);
+    clearInterval(rssTimer);
+    loads.push(loadavg()[0]);
+  }
+  const endKb = directors.map((d) => rssKb(d.proc.pid));
+  await cleanup();
+
+  // (a) lost or doubled, in the standings and in the database.
+  const planned = [...plan.plays.values()].flat().map((p) => `${p.board}:${p.table}`);
+  const want = new Set(planned);
+  const inStandings = watch?.counts() ?? new Map<string, number>();
+  const lost = (have: Map<string, number>) => planned.filter((k) => !have.has(k)).length;
+  const doubled = (have: Map<string, number>) => [...have.values()].filter((n) => n > 1).length;
+  const stray = (have: Map<string, number>) => [...have.keys()].filter((k) => !want.has(k)).length;
+  const lat = timings.map((t) => (watch?.firstSeen.get(`${t.board}:${t.table}`) ?? NaN) - t.lastCardAt).filter(Number.isFinite).sort((a, b) => a - b);
+  const events = tables.reduce((n, t) => n + t.journal.length, 0);
+
+  notes.push(`brokers: Mosquitto ${brokers ? `centre ${brokers.centre.source}, rooms ${brokers.rooms[0]?.source}` : 'not started'}; node ${process.version}; PostgreSQL at ${o.pgServer} (database created for the run, dropped after)`);
+  notes.push(`session: ${o.tables} tables (odd in room A, even in room B) playing ${schedule.rounds.length} of ${full.rounds.length} rounds of a Mitchell, ${o.boardsPerRound} tray a round (${planned.length} plays, ${events} journal events) at ${o.speed}x real play (an event every ${(1.5 / o.speed).toFixed(2)} s at each table); play took ${Number.isFinite(playSeconds) ? playSeconds.toFixed(1) : 'n/a'} s, ${((Date.now() - t0) / 1000).toFixed(1)} s in all`);
+  notes.push(`directors: ${directorsWanted} \`tenace director\` process(es) on the centre${o.cluster ? `, cluster mode, ${o.partitions} partitions (leases at the end: ${leaseHolders || 'n/a'})` : ', no cluster block'}; tables: one mqtt.js client each, in this benchmark's process`);
+  notes.push(`load average (1 min): ${loads[0].toFixed(2)} at start, ${Math.max(...loads).toFixed(2)} at most, ${loads.at(-1)!.toFixed(2)} at end (2 cores, shared)`);
+  notes.push('');
+  notes.push('(a) results: (board, table) pairs against the plays made');
+  notes.push(textTable(['where', 'results', 'lost', 'doubled', 'not played'], [
+    ['final retained standings', String([...inStandings.values()].reduce((a, b) => a + b, 0)), String(lost(inStandings)), String(doubled(inStandings)), String(stray(inStandings))],
+    ['database (results rows)', String([...dbRows.values()].reduce((a, b) => a + b, 0)), String(lost(dbRows)), String(doubled(dbRows)), String(stray(dbRows))],
+  ]));
+  notes.push('');
+  notes.push('(b) card-to-standings: last card published at the table → first retained standings at the centre holding the result');
+  notes.push(textTable(['path', 'samples', 'p50', 'p99', 'max', 'p99 / floor'], [
+    ['tables → bridge → directors → standings', String(lat.length), ms(pct(lat, 50)), ms(pct(lat, 99)), ms(lat.at(-1) ?? NaN), ratio(pct(lat, 99), pct(floor, 99))],
+    ['floor: room → bridge → relay at centre', String(floor.length), ms(pct(floor, 50)), ms(pct(floor, 99)), ms(floor.at(-1) ?? NaN), '1.00x'],
+  ]));
+  notes.push('');
+  notes.push('(c) director RSS (VmRSS)');
+  notes.push(textTable(['instance', 'idle 2 s after start', 'peak', 'at end'], directors.map((d, i) => [d.instance, mb(d.idleKb), mb(d.peakKb), mb(endKb[i])])));
+  notes.push('');
+  notes.push('(no throughput table for this benchmark: its figures are the counts, latencies and RSS above)');
+  for (const p of problems.slice(0, 5)) notes.push(`problem: ${p}`);
+
+  sanity.push({ what: 'results lost (standings / database)', value: `${lost(inStandings)} / ${lost(dbRows)}`, ok: lost(inStandings) === 0 && lost(dbRows) === 0 });
+  sanity.push({ what: 'results doubled (standings / database)', value: `${doubled(inStandings)} / ${doubled(dbRows)}`, ok: doubled(inStandings) === 0 && doubled(dbRows) === 0 });
+  sanity.push({ what: 'plays timed / planned', value: `${timings.length} / ${planned.length}`, ok: timings.length === planned.length });
+  sanity.push({ what: 'tray scans that started no deal', value: String(problems.length), ok: problems.length === 0 });
+  sanity.push({ what: 'table publishes failed', value: String(tables.reduce((n, t) => n + t.publishFailures, 0)), ok: tables.every((t) => t.publishFailures === 0) });
+  sanity.push({ what: 'floor messages relayed', value: `${floor.length} / ${o.floorMessages}`, ok: floor.length === o.floorMessages });
+  sanity.push({ what: 'director instances running to the end', value: `${directors.filter((d) => d.exit === null || d.exit === 'SIGTERM' || d.exit === 'exit 0').length} / ${directorsWanted}`, ok: directors.length === directorsWanted && directors.every((d) => d.exit === null || d.exit === 'SIGTERM' || d.exit === 'exit 0') });
+  return { title: TITLE, notes, results: [], ratios: [], sanity };
+}
+
+if (process.argv[2] === CHILD_FLAG) {
+  const o = JSON.parse(process.argv[3]) as ChampionshipBenchOptions;
+  child(o).then((rep) => {
+    process.stdout.write(`${REPORT_PREFIX}${JSON.stringify(rep)}\n`);
+    process.exit(0);
+  }, (err: Error) => {
+    process.stderr.write(`${err.stack ?? err.message}\n`);
+    process.exit(1);
+  });
+}
