@@ -19,9 +19,14 @@ function rankLetter(r: string): string {
   return r === '10' ? 'T' : r;
 }
 
+// Every card token holds a suit letter or symbol, and every PBN hand a dot: most strings of a state (seats, times,
+// ids) have neither and skip the three scans. The guard runs over the whole public state on every card.
+const MAY_NAME_CARD = /[SHDC♠♤♥♡♦♢♣♧]/;
+
 /** The cards named in a text, in canonical notation (SA, HT), in order of appearance, repeats included. */
 export function cardTokensIn(text: string): string[] {
   const out: string[] = [];
+  if (!MAY_NAME_CARD.test(text)) return out;
   for (const m of text.matchAll(LETTER_CARD)) out.push(m[1] + rankLetter(m[2]));
   for (const m of text.matchAll(SYMBOL_FIRST)) out.push(SYMBOL_SUIT[m[1]] + rankLetter(m[2]));
   for (const m of text.matchAll(SYMBOL_LAST)) out.push(SYMBOL_SUIT[m[2]] + rankLetter(m[1]));
@@ -30,6 +35,7 @@ export function cardTokensIn(text: string): string[] {
 
 /** True when the text holds something shaped like a PBN hand with at least one rank in it. */
 export function looksLikePbnHand(text: string): boolean {
+  if (!text.includes('.')) return false;
   for (const m of text.matchAll(PBN_HAND)) if (/[AKQJT2-9]/.test(m[0])) return true;
   return false;
 }
