@@ -3,13 +3,19 @@
 // folder; fsync off, for speed only: a test's database need not survive a power cut. As root, PostgreSQL refuses to
 // run, so the server runs as the `postgres` user.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { freePort, waitFor } from '../feed/broker.js';
 
-const BIN = process.env.TENACE_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+/** Debian keeps the server's programs off PATH, in /usr/lib/postgresql/<major>/bin: the newest installed. */
+const BIN = process.env.TENACE_PG_BIN ?? ((): string => {
+  const root = '/usr/lib/postgresql';
+  const majors = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  if (majors.length === 0) throw new Error(`PostgreSQL's server programs are not in ${root}: install Debian's postgresql (.ci/run does), or set TENACE_PG_BIN`);
+  return join(root, majors[0], 'bin');
+})();
 
 /** A private PostgreSQL server. */
 export interface PrivatePostgres {
