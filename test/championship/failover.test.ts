@@ -1,23 +1,15 @@
 // Director instances as a championship runs them: `tenace director --instance NAME` processes sharing one PostgreSQL
 // database, against the real Mosquitto. One is killed (-9) in the middle of a deal: once its leases expire another
 // takes its tables, asks them for what it missed, and the standings go on updating with nothing lost or doubled.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import mqtt from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { DirectorStore } from '../../src/club/director/store.js';
 import type { RoundAssignment, ScoreReport } from '../../src/club/types.js';
-import { uid, waitFor } from '../feed/broker.js';
-import { startCli, type CliRun } from '../cli/spawn-cli.js';
-import { BROKER, EXPECTED, FakeTable, Observer, SCHEDULE, seedHand } from '../club/director-rig.js';
+import { waitFor } from '../feed/broker.js';
+import { EXPECTED, seedHand } from '../club/director-rig.js';
 import { freshDb } from '../club/store-engines.js';
+import { processRig, resultsIn } from './process-rig.js';
 
 const T = 30_000;
-
-/** "board@table" of every result in the standings. */
-const resultsIn = (st?: ScoreReport): string[] => (st?.boards ?? []).flatMap((x) => x.results.map((r) => `${x.board}@${r.table}`)).sort();
 
 describe('director instances as processes on PostgreSQL', () => {
   const cleanup: (() => Promise<unknown>)[] = [];
@@ -27,29 +19,9 @@ describe('director instances as processes on PostgreSQL', () => {
   });
 
   it('kill -9 of the instance following a table mid-deal: another takes the table over, the standings keep updating, every event and result once', async () => {
-    const club = uid('failover');
     const db = await freshDb('postgres');
     cleanup.push(() => db.drop());
-    const dir = mkdtempSync(join(tmpdir(), 'tenace-failover-'));
-    cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
-    writeFileSync(join(dir, 'schedule.json'), JSON.stringify(SCHEDULE));
-    writeFileSync(join(dir, 'club.yaml'), stringify({
-      club: { id: club }, session: 's1', movement: { schedule: 'schedule.json' }, mqtt: { url: BROKER }, store: { url: db.url },
-      http: { enabled: false }, cluster: { partitions: 2, leaseSeconds: 3, heartbeatSeconds: 1 }, log: { level: 'warn' },
-    }));
-    const obs = await Observer.connect(club);
-    cleanup.push(() => obs.close());
-    const tables = [await FakeTable.connect(club, '1'), await FakeTable.connect(club, '2')];
-    for (const t of tables) cleanup.push(() => t.close());
-    const procs = new Map<string, CliRun>();
-    const launch = (name: string) => {
-      const p = startCli(['director', '--config', join(dir, 'club.yaml'), '--instance', name]);
-      procs.set(name, p);
-      cleanup.push(() => p.dispose());
-    };
-    cleanup.push(async () => {
-      for (const name of procs.keys()) await (await mqtt.connectAsync(BROKER, { clientId: `tenace-director-${club}-s1-${name}`, clean: true, protocolVersion: 5 })).endAsync();
-    });
+    const { obs, tables, procs, launch } = await processRig('failover', db.url, 3, cleanup);
     launch('d1');
     launch('d2');
     const store = await DirectorStore.open(db.url);

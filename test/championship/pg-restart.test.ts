@@ -1,21 +1,15 @@
 // PostgreSQL restarted under two director instances mid-session: the instances stop acknowledging while it is down,
 // restart their service once it answers again, take their leases back, and the standings end with every result once.
 // A private PostgreSQL on a free port (the machine's own on 5432 is shared by other tests and must not be stopped).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import mqtt from 'mqtt';
-import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
-import { stringify } from 'yaml';
+import { afterEach, describe, expect, it } from 'vitest';
 import { DirectorStore } from '../../src/club/director/store.js';
 import type { RoundAssignment, ScoreReport } from '../../src/club/types.js';
-import { sleep, uid, waitFor } from '../feed/broker.js';
-import { startCli, type CliRun } from '../cli/spawn-cli.js';
-import { BROKER, FakeTable, Observer, SCHEDULE, seedHand } from '../club/director-rig.js';
+import { sleep, waitFor } from '../feed/broker.js';
+import { seedHand } from '../club/director-rig.js';
 import { startPostgres } from './private-postgres.js';
+import { processRig, resultsIn } from './process-rig.js';
 
 const T = 40_000;
-const resultsIn = (st?: ScoreReport): string[] => (st?.boards ?? []).flatMap((x) => x.results.map((r) => `${x.board}@${r.table}`)).sort();
 
 describe('PostgreSQL restarted mid-session', () => {
   const cleanup: (() => Promise<unknown>)[] = [];
@@ -28,28 +22,9 @@ describe('PostgreSQL restarted mid-session', () => {
     const pg = await startPostgres();
     cleanup.push(() => pg.dispose());
     const url = await pg.createDb('championship');
-    const club = uid('pgrestart');
-    const dir = mkdtempSync(join(tmpdir(), 'tenace-pg-restart-'));
-    cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
-    writeFileSync(join(dir, 'schedule.json'), JSON.stringify(SCHEDULE));
-    writeFileSync(join(dir, 'club.yaml'), stringify({
-      club: { id: club }, session: 's1', movement: { schedule: 'schedule.json' }, mqtt: { url: BROKER }, store: { url },
-      http: { enabled: false }, cluster: { partitions: 2, leaseSeconds: 4, heartbeatSeconds: 1 }, log: { level: 'warn' },
-    }));
-    const obs = await Observer.connect(club);
-    cleanup.push(() => obs.close());
-    const tables = [await FakeTable.connect(club, '1'), await FakeTable.connect(club, '2')];
-    for (const t of tables) cleanup.push(() => t.close());
-    const procs: CliRun[] = [];
-    for (const name of ['d1', 'd2']) {
-      const p = startCli(['director', '--config', join(dir, 'club.yaml'), '--instance', name]);
-      procs.push(p);
-      cleanup.push(() => p.dispose());
-      onTestFailed(() => console.error(`${name}:\n${p.out().slice(-3000)}\n${p.err().slice(-2000)}`));
-    }
-    cleanup.push(async () => {
-      for (const name of ['d1', 'd2']) await (await mqtt.connectAsync(BROKER, { clientId: `tenace-director-${club}-s1-${name}`, clean: true, protocolVersion: 5 })).endAsync();
-    });
+    const { obs, tables, procs, launch } = await processRig('pgrestart', url, 4, cleanup);
+    launch('d1');
+    launch('d2');
     await waitFor(() => obs.get<RoundAssignment>('2/assignment')?.round === 1, T, 'round 1 assignments');
     await tables[0].play([{ type: 'tray', code: 'T1' }, ...seedHand(1, false)]);
     await tables[1].play([{ type: 'tray', code: 'T2' }, ...seedHand(2, false)]);
@@ -77,7 +52,7 @@ describe('PostgreSQL restarted mid-session', () => {
     }
     expect((await store.results('s1')).length).toBe(4);
     // Both instances lived through it (the service restarted inside each process) and still share the partitions.
-    for (const p of procs) expect(p.child.exitCode).toBeNull();
+    for (const p of procs.values()) expect(p.child.exitCode).toBeNull();
     await waitFor(async () => new Set((await store.leaseOps.leases('s1')).map((l) => l.holder)).size === 2, T, 'one partition each again');
   }, 120_000);
 });
