@@ -11,6 +11,7 @@ import type { CommandTx, DealEvent, RemedyName, TableEvent } from '../formats/ta
 import { parseContract } from '../laws/contract.js';
 import { variantNames } from '../laws/variants.js';
 import { COMMANDS, type CommandName, isCommandName } from './topics.js';
+import * as precompiled from './command-validators.generated.js';
 
 /** A transaction id: echoed in the response so the sender can match it. */
 export type Transaction = string | number;
@@ -129,17 +130,40 @@ export const COMMAND_SCHEMAS: Record<CommandName, object> = {
 
 let compiled: Map<CommandName, ValidateFunction> | null = null;
 
-// ajv is loaded with the first command, not at start: it costs the daemon's start about 40 ms and 8 MB.
+/** The options the command validators are compiled with, ahead of time or at run time alike. */
+export const COMMAND_AJV_OPTIONS = { allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true } as const;
+
+/** A digest of the command and query schemas, to tell whether the generated validators were built from them. */
+export function commandSchemasHash(): string {
+  return createHash('sha256').update(JSON.stringify([COMMAND_SCHEMAS, EVENTS_QUERY_SCHEMA])).digest('hex').slice(0, 32);
+}
+
+/** The export name of a schema's validator in the generated module ('start-deal' → 'start_deal'). */
+export function validatorExportName(name: CommandName | 'events'): string {
+  return name === 'events' ? 'events_query' : name.replace(/-/g, '_');
+}
+
+let usePrecompiled: boolean | undefined;
+/**
+ * The validator of `name`: compiled ahead of time (./command-validators-source.ts) when built from these schemas,
+ * else by ajv, loaded only then (it costs the daemon about 40 ms and 8 MB).
+ */
+function validatorOf(name: CommandName | 'events', schema: object, ajv: () => AjvClass): ValidateFunction {
+  usePrecompiled ??= precompiled.SCHEMA_HASH === commandSchemasHash();
+  const pre = usePrecompiled ? (precompiled as Record<string, unknown>)[validatorExportName(name)] : undefined;
+  return typeof pre === 'function' ? pre as ValidateFunction : ajv().compile(schema);
+}
+
 function newAjv(): AjvClass {
   const { Ajv } = createRequire(import.meta.url)('ajv') as { Ajv: typeof AjvClass };
-  return new Ajv({ allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true });
+  return new Ajv({ ...COMMAND_AJV_OPTIONS });
 }
 
 function validators(): Map<CommandName, ValidateFunction> {
   if (compiled) return compiled;
   // allErrors off: the first problem is the one reported, and a hostile payload cannot make us collect thousands.
-  const ajv = newAjv();
-  compiled = new Map(COMMANDS.map((c) => [c, ajv.compile(COMMAND_SCHEMAS[c])]));
+  let ajv: AjvClass | undefined;
+  compiled = new Map(COMMANDS.map((c) => [c, validatorOf(c, COMMAND_SCHEMAS[c], () => (ajv ??= newAjv()))]));
   return compiled;
 }
 
@@ -283,7 +307,8 @@ export interface EventsQuery { transaction: Transaction; after: number; limit: n
 export const EVENTS_DEFAULT_LIMIT = 500;
 export const EVENTS_MAX_LIMIT = 5000;
 
-const EVENTS_QUERY_SCHEMA = {
+/** The schema of a `request/events` query. */
+export const EVENTS_QUERY_SCHEMA = {
   type: 'object', additionalProperties: false, required: ['transaction', 'after'],
   properties: { transaction, after: { type: 'integer', minimum: 0 }, limit: { type: 'integer', minimum: 1, maximum: EVENTS_MAX_LIMIT } },
 };
@@ -307,7 +332,7 @@ export function checkEventsQuery(payload: Uint8Array | string): { ok: true; quer
   }
   const tx = transactionOf(obj);
   if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return { ok: false, transaction: tx, error: 'payload: must be a JSON object; send {"transaction":"t1","after":0}' };
-  eventsValidator ??= newAjv().compile(EVENTS_QUERY_SCHEMA);
+  eventsValidator ??= validatorOf('events', EVENTS_QUERY_SCHEMA, newAjv);
   if (!eventsValidator(obj)) {
     const e = eventsValidator.errors![0];
     const field = fieldOf(e) || 'payload';
