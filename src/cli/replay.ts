@@ -1,10 +1,18 @@
 // `tenace replay FILE [--json | --pbn] [--variant NAME]`: fold a table log, PBN or LIN file through the engine.
+// A PBN file streams game by game (read a record, fold it through its own Table, write its output, forget it), so
+// memory does not grow with the archive beyond its text; output goes out in pieces of about a megabyte, after the
+// problems found before it, so a file of ordinary size prints exactly as when it was read whole first.
 import { readFileSync } from 'node:fs';
-import { type DealRecord, dealEventToRecord, formatPbnFromResults, printable } from '../formats/index.js';
+import {
+  type DealRecord, type ParseError, PBN_EXPORT_HEAD, dealEventToRecord, detectFormat, formatPbnGame,
+  isPlayable, printable, recordToTableLog, streamPbn,
+} from '../formats/index.js';
 import type { DealEvent, TableEvent } from '../formats/table-log.js';
 import { parseContract } from '../laws/contract.js';
-import { replayWithFacts } from '../laws/engine.js';
-import { type DealLine, type KeeperState, type RubberRecord, type ScoreOptions, scoreStates } from '../laws/score/index.js';
+import { type DealFacts, Table, replayWithFacts } from '../laws/engine.js';
+import {
+  type DealLine, type KeeperState, type RubberRecord, type Score, type ScoreOptions, type ScoreRules, ScoreSheet, finishedDeal, rulesFor,
+} from '../laws/score/index.js';
 import type { DealResult, ReplayResult } from '../laws/types.js';
 import { getVariant, variantNames } from '../laws/variants.js';
 import { type CliIo, EX_USAGE, STDIO, parseCommand } from './args.js';
@@ -54,8 +62,11 @@ function dealHeads(events: readonly TableEvent[], records: readonly DealRecord[]
 
 /** A deal's score for the JSON: its line on the score sheet and the running score after it. */
 function dealScoreJson(st: KeeperState, i: number): Record<string, unknown> {
-  const s = st.score;
-  const line = s.deals[i];
+  return lineScoreJson(st.score.deals[i], st.score);
+}
+
+/** A deal's line on the score sheet and the running score `s` just after it, for the JSON. */
+function lineScoreJson(line: DealLine, s: Score): Record<string, unknown> {
   return {
     ...line,
     running: { points: s.points, gamesWon: s.gamesWon, games: s.games, rubbers: s.rubbers.length, totals: s.totals, ...(s.favourite ? { favourite: s.favourite } : {}), ...(s.tournee ? { tournee: s.tournee } : {}) },
@@ -67,7 +78,15 @@ function dealScoreJson(st: KeeperState, i: number): Record<string, unknown> {
  * in the social games (issue 9) a `score` per deal and the running score after the last.
  */
 export function replayJson(r: ReplayResult, score: readonly KeeperState[] | null = null): string {
-  const deals = r.deals.map((d, i) => ({
+  const deals = r.deals.map((d, i) => dealJson(d, score?.[i] ? dealScoreJson(score[i], i) : undefined));
+  if (!score?.length) return JSON.stringify({ deals });
+  const { deals: _lines, ...running } = score[score.length - 1].score;
+  return JSON.stringify({ deals, score: running });
+}
+
+/** One deal of the DESIGN §5 JSON, with its score when the game keeps one. */
+function dealJson(d: DealResult, score: Record<string, unknown> | undefined): Record<string, unknown> {
+  return {
     board: d.board,
     variant: d.variant,
     tricks: d.tricks.map((t) => (t.orderUnknown ? { leader: t.leader, cards: t.cards, winner: t.winner, orderUnknown: true } : { leader: t.leader, cards: t.cards, winner: t.winner })),
@@ -77,11 +96,8 @@ export function replayJson(r: ReplayResult, score: readonly KeeperState[] | null
     // Extension (docs/contracts.md §5): a pair match's score sheet records the revoke marks.
     ...(d.marks ? { marks: d.marks } : {}),
     // Extension (issue 9): the deal's line on the score sheet of a social game, and the score after it.
-    ...(score?.[i] ? { score: dealScoreJson(score[i], i) } : {}),
-  }));
-  if (!score?.length) return JSON.stringify({ deals });
-  const { deals: _lines, ...running } = score[score.length - 1].score;
-  return JSON.stringify({ deals, score: running });
+    ...(score ? { score } : {}),
+  };
 }
 
 const SIDE_NAMES = (d: DealResult | undefined): Record<'NS' | 'EW', string> =>
@@ -89,7 +105,7 @@ const SIDE_NAMES = (d: DealResult | undefined): Record<'NS' | 'EW', string> =>
 const VALUE_NAMES: Record<number, string> = { 3: 'a treble', 2: 'a double', 1: 'a single' };
 
 /** A deal's score for people: what was marked and why, the score after it, the game and rubber it won. */
-function scoreText(line: DealLine, d: DealResult | undefined, st: KeeperState): string[] {
+function scoreText(line: DealLine, d: DealResult | undefined, st: { rules: ScoreRules }): string[] {
   const n = SIDE_NAMES(d);
   const out: string[] = [];
   const marks = line.items.map((x) => `${n[x.side]} ${x.points > 0 ? '+' : ''}${x.points} ${x.what}${x.note ? ` (${x.note})` : ''} [${x.law}]`);
@@ -112,25 +128,16 @@ function rubberText(r: RubberRecord, n: Record<'NS' | 'EW', string>): string {
   return `${n[r.winner]} win a rubber of ${r.value} (games ${won}, rubber points ${r.rubberPoints}${r.deducted ? `, less ${r.deducted} for the losers' game` : ''}${r.concession ? `, ${r.concession.points} conceded to ${n[r.concession.to]}` : ''}) [${r.law}]`;
 }
 
-/** A trick-by-trick table and the findings with their law citations, for people. */
-function replayText(r: ReplayResult, heads: readonly DealHead[], score: readonly KeeperState[] | null = null): string {
+/** The closing lines of the text output of a social game: the score after the last deal and its findings, then ''. */
+function scoreSummary(last: Score, first: DealResult | undefined): string[] {
   const out: string[] = [];
-  r.deals.forEach((d, i) => out.push(...dealText(d, heads[i]), ...(score?.[i] ? scoreText(score[i].score.deals[i], d, score[i]) : []), ''));
-  const last = score?.[score.length - 1]?.score;
-  if (last) {
-    const n = SIDE_NAMES(r.deals[0]);
-    out.push(`${last.game}: ${n.NS} ${last.points.NS}, ${n.EW} ${last.points.EW} in the game; games ${n.NS} ${last.gamesWon.NS}, ${n.EW} ${last.gamesWon.EW}; ` +
-      `${last.rubbers.length} ${last.rubbers.length === 1 ? 'rubber' : 'rubbers'} won, worth ${n.NS} ${last.totals.NS}, ${n.EW} ${last.totals.EW}` +
-      (last.tournee ? `; tournée ${last.tournee.played} of ${last.tournee.of}` : ''));
-    for (const f of last.findings) out.push(`finding: board ${f.board ?? '?'}  ${f.seat ?? n[f.side]}  ${f.kind}  [${f.law}]  ${f.message}`);
-    out.push('');
-  }
-  return out.join('\n');
-}
-
-/** PBN 2.1 of the replayed deals, with our findings written as ^R (revoke) and ^L (lead out of turn). */
-function replayPbn(r: ReplayResult, heads: readonly DealHead[], format: LoadedLog['format']): string {
-  return formatPbnFromResults(r.deals.map((result, i) => ({ rec: exportRecord(heads[i], format), result })));
+  const n = SIDE_NAMES(first);
+  out.push(`${last.game}: ${n.NS} ${last.points.NS}, ${n.EW} ${last.points.EW} in the game; games ${n.NS} ${last.gamesWon.NS}, ${n.EW} ${last.gamesWon.EW}; ` +
+    `${last.rubbers.length} ${last.rubbers.length === 1 ? 'rubber' : 'rubbers'} won, worth ${n.NS} ${last.totals.NS}, ${n.EW} ${last.totals.EW}` +
+    (last.tournee ? `; tournée ${last.tournee.played} of ${last.tournee.of}` : ''));
+  for (const f of last.findings) out.push(`finding: board ${f.board ?? '?'}  ${f.seat ?? n[f.side]}  ${f.kind}  [${f.law}]  ${f.message}`);
+  out.push('');
+  return out;
 }
 
 /** The record a deal is exported from: its source record (Event, Site, Date, players kept), else its deal event. */
@@ -237,17 +244,153 @@ export function replayCommand(argv: string[], io: CliIo = STDIO): number {
     io.err(`tenace replay: cannot read ${name}: ${(e as Error).message}\n`);
     return 66;
   }
-  const log = loadLog(text, name);
-  for (const e of log.errors.slice(0, MAX_ERRORS)) io.err(`${printable(`${name}:${e.line}: ${e.message}`)}\n`);
-  if (log.errors.length > MAX_ERRORS) io.err(`${name}: ${log.errors.length - MAX_ERRORS} more problems not shown\n`);
-  if (log.playable === 0) {
+  const mode: OutputMode = args.values.json ? 'json' : args.values.pbn ? 'pbn' : 'text';
+  const problems = new Problems(io, name);
+  const out = new ReplayOutput(io, mode, scoreOpts);
+  const detected = detectFormat(text, name);
+  if ('format' in detected && detected.format === 'pbn') {
+    streamPbnReplay(text, variant, problems, out);
+  } else {
+    const log = loadLog(text, name);
+    problems.report(log.errors);
+    if (log.playable > 0) {
+      const result = replayWithFacts(log.events, { forceVariant: variant });
+      const heads = dealHeads(log.events, log.records);
+      result.deals.forEach((d, i) => out.deal(d, result.facts[i], exportRecord(heads[i], log.format), heads[i]));
+    }
+  }
+  problems.end();
+  if (out.deals === 0) {
     io.err(`tenace replay: ${name} holds no deal that can be replayed (no hands and no card played)\n`);
     return 65;
   }
-  const result = replayWithFacts(log.events, { forceVariant: variant });
-  const heads = dealHeads(log.events, log.records);
-  const score = scoreStates(result.deals, result.facts, scoreOpts);
-  const deals = { deals: result.deals };
-  io.out((args.values.json ? replayJson(deals, score) : args.values.pbn ? replayPbn(deals, heads, log.format) : replayText(deals, heads, score)) + '\n');
+  out.end();
   return 0;
+}
+
+/**
+ * A PBN file game by game: each record is folded through a Table of its own (a record's deal shares nothing with the
+ * one before) and written out before the next is read. Problems are reported in line order as soon as no problem
+ * still to come can lie before them.
+ */
+function streamPbnReplay(text: string, variant: string | undefined, problems: Problems, out: ReplayOutput): void {
+  const scanErrors: ParseError[] = [];
+  const gameErrors: ParseError[] = [];
+  const unplayable: ParseError[] = [];
+  const flush = (safe: number): void => {
+    // loadLog's order: the reader's problems sorted by line (the scanner's before the games'), then unplayable games.
+    const ready = [...take(scanErrors, safe), ...take(gameErrors, safe), ...take(unplayable, safe)];
+    if (ready.length) problems.report(ready.sort((x, y) => x.line - y.line));
+  };
+  for (const { record: r, safe } of streamPbn(text, scanErrors, gameErrors)) {
+    if (r) {
+      if (!isPlayable(r)) {
+        // A game of tags alone (a file cut inside its Deal tag, or junk read as PBN) would replay as an empty board.
+        unplayable.push({ line: r.line ?? 0, message: `${r.board !== undefined ? `board ${r.board}` : 'this game'} has neither a deal nor any card played, so it is not replayed` });
+      } else {
+        flush(safe);
+        const events = recordToTableLog(r);
+        const t = new Table({ keepEvents: false, forceVariant: variant });
+        for (let i = 0; i < events.length; i++) t.apply(events[i]);
+        const deal = events[0] as DealEvent;
+        out.deal(t.results()[0], t.facts()[0], r, { deal, contract: deal.contract, record: r });
+        continue;
+      }
+    }
+    flush(safe);
+  }
+  flush(Infinity);
+}
+
+/** Remove and return the problems before line `safe`, in their order. */
+function take(list: ParseError[], safe: number): ParseError[] {
+  const ready: ParseError[] = [];
+  let kept = 0;
+  for (const e of list) {
+    if (e.line < safe) ready.push(e);
+    else list[kept++] = e;
+  }
+  list.length = kept;
+  return ready;
+}
+
+/** Problems with the input, printed as found: the first MAX_ERRORS, then how many more. */
+class Problems {
+  private count = 0;
+  constructor(private readonly io: CliIo, private readonly name: string) {}
+
+  /** Print problems (already in line order). */
+  report(errors: readonly { line: number; message: string }[]): void {
+    for (const e of errors) {
+      if (this.count++ < MAX_ERRORS) this.io.err(`${printable(`${this.name}:${e.line}: ${e.message}`)}\n`);
+    }
+  }
+
+  /** The count of problems not shown. */
+  end(): void {
+    if (this.count > MAX_ERRORS) this.io.err(`${this.name}: ${this.count - MAX_ERRORS} more problems not shown\n`);
+  }
+}
+
+type OutputMode = 'json' | 'text' | 'pbn';
+
+/** Output is handed to stdout in pieces of about this many characters. */
+const OUT_CHUNK = 1 << 20;
+
+/**
+ * The replay's output, deal by deal, as the whole-file functions above would write it: the JSON's array opened at
+ * the first deal, the social game's score kept in one sheet changed in place (a copy per deal is quadratic).
+ */
+class ReplayOutput {
+  deals = 0;
+  private buf = '';
+  private sheet: ScoreSheet | null = null;
+  private first: DealResult | undefined;
+
+  constructor(private readonly io: CliIo, private readonly mode: OutputMode, private readonly scoreOpts: ScoreOptions) {}
+
+  /** Write one replayed deal: its result and facts, the record it is exported from, and its head (text contract). */
+  deal(d: DealResult, facts: DealFacts, rec: DealRecord, head: DealHead | undefined): void {
+    if (this.deals++ === 0) {
+      this.first = d;
+      // The first deal's game decides the score for the whole file, as scoreStates does.
+      const rules = rulesFor(d.variant, this.scoreOpts);
+      if (rules) this.sheet = new ScoreSheet(rules);
+    }
+    const line = this.sheet ? this.sheet.keep(finishedDeal(d, facts)) : null;
+    if (this.mode === 'json') {
+      this.write((this.deals === 1 ? '{"deals":[' : ',') + JSON.stringify(dealJson(d, line ? lineScoreJson(line, this.sheet!.score) : undefined)));
+    } else if (this.mode === 'pbn') {
+      this.write((this.deals === 1 ? PBN_EXPORT_HEAD : '\r\n\r\n') + formatPbnGame(rec, d));
+    } else {
+      const lines = [...dealText(d, head), ...(line ? scoreText(line, d, this.sheet!) : []), ''];
+      this.write(lines.join('\n') + '\n');
+    }
+  }
+
+  /** Close the output (the JSON's running score, the text's summary) and hand the rest to stdout. */
+  end(): void {
+    if (this.mode === 'json') {
+      if (this.sheet) {
+        const { deals: _lines, ...running } = this.sheet.score;
+        this.write(`],"score":${JSON.stringify(running)}}\n`);
+      } else {
+        this.write(']}\n');
+      }
+    } else if (this.mode === 'pbn') {
+      this.write('\r\n\n');
+    } else if (this.sheet) {
+      this.write(scoreSummary(this.sheet.score, this.first).join('\n') + '\n');
+    }
+    if (this.buf) this.io.out(this.buf);
+    this.buf = '';
+  }
+
+  private write(s: string): void {
+    this.buf += s;
+    if (this.buf.length >= OUT_CHUNK) {
+      this.io.out(this.buf);
+      this.buf = '';
+    }
+  }
 }

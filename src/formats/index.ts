@@ -4,7 +4,7 @@ import { parseLin } from './lin.js';
 import type { ParseResult } from './record.js';
 
 export * from './record.js';
-export { parsePbn, formatPbn, formatPbnFromResult, formatPbnFromResults } from './pbn.js';
+export { parsePbn, streamPbn, type StreamedGame, formatPbn, formatPbnFromResult, formatPbnFromResults, formatPbnGame, PBN_EXPORT_HEAD } from './pbn.js';
 export { parseLin } from './lin.js';
 export { printable, quote } from './quote.js';
 

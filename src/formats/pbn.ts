@@ -24,16 +24,26 @@ const TOKEN_STOP = new Set([' ', '\t', '\v', '\f', '\n', '[', ']', '{', '}', ';'
 const GAME_STARTERS = new Set(['Event', 'Board']);
 
 function scan(source: string, errors: ParseError[]): Item[][] {
-  const src = source.replace(/\r\n?/g, '\n');
-  const n = src.length;
   const games: Item[][] = [];
+  for (const g of scanGames(source, errors)) games.push(g.items);
+  return games;
+}
+
+/** A game as the scanner ends it; no error still to come from the scanner lies before line `safe`. */
+interface ScannedGame { items: Item[]; safe: number }
+
+/** The scanner, game by game: a game is handed on as soon as its end is seen, so a file need not be held as games. */
+function* scanGames(source: string, errors: ParseError[]): Generator<ScannedGame> {
+  const src = source.indexOf('\r') < 0 ? source : source.replace(/\r\n?/g, '\n');
+  const n = src.length;
+  let ready: ScannedGame | null = null;
   let cur: Item[] = [];
   let seen = new Set<string>();
   let i = 0;
   let line = 1;
   let lineStart = true;
-  const endGame = (): void => {
-    if (cur.length > 0) games.push(cur);
+  const endGame = (safe: number): void => {
+    if (cur.length > 0) ready = { items: cur, safe };
     cur = [];
     seen = new Set();
   };
@@ -41,12 +51,13 @@ function scan(source: string, errors: ParseError[]): Item[][] {
     while (i < n && src[i] !== '\n') i++;
   };
   while (i < n) {
+    if (ready) { yield ready; ready = null; }
     if (lineStart) {
       lineStart = false;
       let j = i;
       while (j < n && (src[j] === ' ' || src[j] === '\t' || src[j] === '\v' || src[j] === '\f')) j++;
       // A semi-empty line ends the game (PBN 3); comments are consumed whole, so theirs never get here.
-      if (j >= n || src[j] === '\n') { endGame(); i = j; continue; }
+      if (j >= n || src[j] === '\n') { endGame(line); i = j; continue; }
       if (src[i] === '%') { skipToEol(); continue; }
     }
     const ch = src[i];
@@ -68,7 +79,7 @@ function scan(source: string, errors: ParseError[]): Item[][] {
       const startLine = line;
       const tag = readTag();
       if (tag) {
-        if (GAME_STARTERS.has(tag.name) && seen.has(tag.name)) endGame();
+        if (GAME_STARTERS.has(tag.name) && seen.has(tag.name)) endGame(startLine);
         seen.add(tag.name);
         cur.push({ kind: 'tag', name: tag.name, value: tag.value, line: startLine });
       }
@@ -92,8 +103,10 @@ function scan(source: string, errors: ParseError[]): Item[][] {
     cur.push({ kind: 'token', text: src.slice(i, j), line });
     i = j;
   }
-  endGame();
-  return games;
+  if (ready) yield ready;
+  ready = null;
+  endGame(Infinity);
+  if (ready) yield ready;
 
   // Reads `[Name "value"]` at i; white space (even line ends) may separate the parts in import format.
   // On failure only the rest of the opening line is dropped, so a tag on the next line is still read.
@@ -451,6 +464,29 @@ export function parsePbn(text: string): ParseResult {
   return { records, errors: errors.sort((a, b) => a.line - b.line) };
 }
 
+/** One game of a PBN file read by streamPbn: its record (null when it yields none) and where its errors stop. */
+export interface StreamedGame {
+  record: DealRecord | null;
+  /** Every error still to come lies on this line or after it: those before it may be reported now. */
+  safe: number;
+}
+
+/**
+ * parsePbn game by game, for a file too big to hold as records: the scanner's errors go to `scanErrors`, those of
+ * reading each game's tags to `gameErrors` (parsePbn sorts the first then the second by line, stably). A failure
+ * inside the reader ends the stream with a line-0 error, as in parsePbn.
+ */
+export function* streamPbn(text: string, scanErrors: ParseError[], gameErrors: ParseError[]): Generator<StreamedGame> {
+  try {
+    const inherit = new Inheritance();
+    for (const game of scanGames(String(text), scanErrors)) {
+      yield { record: buildRecord(game.items, inherit, gameErrors), safe: game.safe };
+    }
+  } catch (err) {
+    gameErrors.push({ line: 0, message: `internal error while reading PBN: ${(err as Error).message}` });
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Export.
 
@@ -534,6 +570,14 @@ function formatGame(rec: DealRecord, tricks: readonly OutTrick[]): string[] {
   for (const k of extra) lines.push(tagLine(k, rec.tags[k]));
   lines.push(...playLines(rec, tricks));
   return lines;
+}
+
+/** What an exported PBN file opens with, before its first game. */
+export const PBN_EXPORT_HEAD = '% PBN 2.1\r\n% EXPORT\r\n\r\n';
+
+/** One game of formatPbnFromResults, CRLF lines without the blank line between games. */
+export function formatPbnGame(rec: DealRecord, result: DealResult): string {
+  return gameFromResult(rec, result).join('\r\n');
 }
 
 function joinGames(games: string[][]): string {

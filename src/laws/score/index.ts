@@ -7,12 +7,12 @@ import { americanRules } from './american.js';
 import { doubleDummyRules, englishDummyRules, humbugRules, thirteenRules } from './dummy.js';
 import { englishRules } from './english.js';
 import { favouriteRules, progressiveRules, prussianRules } from './favourite.js';
-import { type KeeperState, keep, keepAll, startScore } from './keeper.js';
+import { type KeeperState, ScoreSheet, keep, keepAll, startScore } from './keeper.js';
 import { mortRules } from './mort.js';
 import type { FinishedDeal, RevokePenalty, Score, ScoreRules } from './types.js';
 
 export * from './types.js';
-export { type KeeperState, keep, keepAll, startScore } from './keeper.js';
+export { type KeeperState, ScoreSheet, keep, keepAll, startScore } from './keeper.js';
 export { americanRules, doubleDummyRules, englishDummyRules, englishRules, favouriteRules, humbugRules, mortRules, progressiveRules, prussianRules, thirteenRules };
 
 /** The fold, by name: `ScoreKeeper.keep(state, finishedDeal) → state`. */
@@ -95,7 +95,13 @@ export function finishedDeal(r: DealResult, f: DealFacts): FinishedDeal {
  * the function the table state and the MQTT `state` need. Null when the first deal's variant has no social score.
  */
 export function scoreOf(results: readonly DealResult[], facts: readonly DealFacts[], opts: ScoreOptions = {}): Score | null {
-  return scoreStates(results, facts, opts)?.at(-1)?.score ?? null;
+  const first = results[0]?.variant;
+  const rules = first ? rulesFor(first, opts) : null;
+  if (!rules) return null;
+  // Only the last state is wanted: fold one sheet in place rather than copy it per deal (quadratic over a session).
+  const sheet = new ScoreSheet(rules, { keepLines: true });
+  results.forEach((r, i) => sheet.keep(finishedDeal(r, facts[i])));
+  return sheet.score;
 }
 
 /** The running score after each deal (the state after deal i at index i), or null when there is no social score. */

@@ -29,9 +29,41 @@ export function startScore(rules: ScoreRules): KeeperState {
 
 /** Fold one finished deal into the score; the state passed in is left untouched. */
 export function keep(state: KeeperState, deal: FinishedDeal): KeeperState {
-  const r = state.rules;
   const s: Score = structuredClone(state.score);
-  let dealsInRubber = state.dealsInRubber;
+  const { dealsInRubber } = foldDeal(state.rules, s, state.dealsInRubber, deal, true);
+  return { rules: state.rules, score: s, dealsInRubber };
+}
+
+/**
+ * A score sheet kept in place, for a long stream of deals (`tenace replay` of a whole archive): `keep` copies the
+ * whole sheet per deal, which is quadratic over a log; this one changes its score and forgets each deal's line once
+ * returned, so memory stays flat. Same rules, same lines and running score as `keep`.
+ */
+export class ScoreSheet {
+  readonly rules: ScoreRules;
+  /** The running score; its `deals` stays empty unless `keepLines` (each line is returned by `keep`). */
+  readonly score: Score;
+  /** Deals scored in the rubber in progress. */
+  dealsInRubber = 0;
+  private readonly keepLines: boolean;
+
+  constructor(rules: ScoreRules, opts: { keepLines?: boolean } = {}) {
+    this.rules = rules;
+    this.score = startScore(rules).score;
+    this.keepLines = opts.keepLines ?? false;
+  }
+
+  /** Fold one finished deal into the sheet; returns its line. */
+  keep(deal: FinishedDeal): DealLine {
+    const r = foldDeal(this.rules, this.score, this.dealsInRubber, deal, this.keepLines);
+    this.dealsInRubber = r.dealsInRubber;
+    return r.line;
+  }
+}
+
+/** Fold one deal into `s` (changed in place); its line is pushed onto `s.deals` when `keepLine` is set. */
+function foldDeal(r: ScoreRules, s: Score, rubberDeals: number, deal: FinishedDeal, keepLine: boolean): { line: DealLine; dealsInRubber: number } {
+  let dealsInRubber = rubberDeals;
   const line: DealLine = {
     board: deal.board, trump: deal.trump, tricks: { ...deal.tricks }, items: [],
     honours: { held: deal.honours ?? null, called: [], counted: null }, after: s.points, notes: [],
@@ -44,8 +76,8 @@ export function keep(state: KeeperState, deal: FinishedDeal): KeeperState {
   }
   if (deal.unfinished) {
     line.notes.push(`not scored: ${deal.unfinished}`);
-    s.deals.push(line);
-    return { rules: r, score: s, dealsInRubber };
+    if (keepLine) s.deals.push(line);
+    return { line, dealsInRubber };
   }
 
   // Favourite whist: "whichever suit is cut for the trump on the first deal of the rubber is called the favourite.
@@ -144,8 +176,8 @@ export function keep(state: KeeperState, deal: FinishedDeal): KeeperState {
     }
   }
   line.after = { ...s.points };
-  s.deals.push(line);
-  return { rules: r, score: s, dealsInRubber };
+  if (keepLine) s.deals.push(line);
+  return { line, dealsInRubber };
 }
 
 function tournee(played: number, of: number): NonNullable<Score['tournee']> {
@@ -235,7 +267,8 @@ function settle(living: Seat, winner: Side, value: number): Partial<Record<Seat,
 
 /** Fold a list of finished deals from a fresh sheet. */
 export function keepAll(rules: ScoreRules, deals: readonly FinishedDeal[]): KeeperState {
-  let st = startScore(rules);
-  for (const d of deals) st = keep(st, d);
-  return st;
+  // One sheet changed in place: the same score as `keep` deal after deal, without a copy of the sheet per deal.
+  const sheet = new ScoreSheet(rules, { keepLines: true });
+  for (const d of deals) sheet.keep(d);
+  return { rules, score: sheet.score, dealsInRubber: sheet.dealsInRubber };
 }
