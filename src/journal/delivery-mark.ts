@@ -1,14 +1,34 @@
 // The MQTT outbox's bookmark: the last seq of a session that the broker acknowledged. The journal is the outbox;
-// this mark says where in it to resume. It is replaced atomically (write-temp, fsync, rename), so after a power
-// cut it is either the old value or the new one. An old value only means some events are sent twice, which
-// subscribers drop by seq; it can never make an event be skipped.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// this mark says where in it to resume. Each advance appends one line `{"session","seq"}` and fdatasyncs it (one
+// write and one flush per PUBACK, where replacing the file took a temporary file, a rename and two flushes); the
+// last complete line is the mark. After a power cut the file holds the old value or the new one, possibly with a
+// torn last line, which load() ignores and cuts off by rewriting the file atomically, as it does once the file has
+// grown past COMPACT_BYTES. An old value only means some events are sent twice, which subscribers drop by seq; it
+// can never make an event be skipped.
+import { open, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { type Log, silentLog } from '../config/log.js';
-import { writeFileAtomic } from './atomic.js';
+import { fsyncDir, writeFileAtomic } from './atomic.js';
 import { SESSION_NAME } from './file.js';
 
 export const DELIVERED_EXT = '.delivered';
+/** A mark file longer than this is rewritten as its last line (about 3,000 advances). */
+const COMPACT_BYTES = 128 * 1024;
+
+/** The seq of the last complete, valid line of a mark file's text, or null when it has none. */
+function lastMark(text: string): number | null {
+  const lines = text.split('\n');
+  // The text after the last newline is a torn append (or empty): never a mark.
+  for (let i = lines.length - 2; i >= 0; i--) {
+    try {
+      const o = JSON.parse(lines[i]) as { seq?: unknown };
+      if (Number.isInteger(o.seq) && (o.seq as number) >= 0) return o.seq as number;
+    } catch {
+      // a line damaged by a crash: look further back
+    }
+  }
+  return null;
+}
 
 /** The last seq of one session delivered to the broker, kept in `<dir>/<session>.delivered`. */
 export class DeliveryMark {
@@ -18,7 +38,11 @@ export class DeliveryMark {
   private target: number;
   private writing: Promise<void> | null = null;
 
-  private constructor(path: string, session: string, seq: number) {
+  /** Bytes in the file, as far as this instance wrote it: past COMPACT_BYTES the next advance rewrites it. */
+  private bytes: number;
+
+  private constructor(path: string, session: string, seq: number, bytes: number) {
+    this.bytes = bytes;
     this.path = path;
     this.session = session;
     this.durable = seq;
@@ -31,17 +55,30 @@ export class DeliveryMark {
     const path = join(dir, session + DELIVERED_EXT);
     // Journal seqs start at 1, so 0 means nothing delivered.
     let seq = 0;
+    let text: string | null = null;
     try {
-      const o = JSON.parse(await readFile(path, 'utf8')) as { seq?: unknown };
-      if (Number.isInteger(o.seq) && (o.seq as number) >= 0) seq = o.seq as number;
-      else throw new Error('no integer "seq"');
+      text = await readFile(path, 'utf8');
     } catch (e) {
+      // Starting from the beginning resends the session, which subscribers de-duplicate: safe, if wasteful.
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
-        // Starting from the beginning resends the session, which subscribers de-duplicate: safe, if wasteful.
         log.warn({ file: path, err: e }, 'delivery mark unreadable; resending the session from its start');
+        // Replace it whole at the first advance, as a file we could not read may not take an append either.
+        return new DeliveryMark(path, session, seq, Infinity);
       }
     }
-    return new DeliveryMark(path, session, seq);
+    if (text !== null) {
+      const last = lastMark(text);
+      if (last === null) {
+        log.warn({ file: path, err: new Error('no line with an integer "seq"') }, 'delivery mark unreadable; resending the session from its start');
+      } else {
+        seq = last;
+      }
+      // One clean line again: a torn tail must not prefix the next append, and the file must not grow for ever.
+      const clean = `${JSON.stringify({ session, seq })}\n`;
+      if (text !== clean) await writeFileAtomic(path, clean);
+      return new DeliveryMark(path, session, seq, clean.length);
+    }
+    return new DeliveryMark(path, session, seq, 0);
   }
 
   /** The last seq known durable on disk. */
@@ -65,7 +102,7 @@ export class DeliveryMark {
     try {
       while (this.durable < this.target) {
         const s = this.target;
-        await writeFileAtomic(this.path, JSON.stringify({ session: this.session, seq: s }) + '\n');
+        await this.append(JSON.stringify({ session: this.session, seq: s }) + '\n');
         this.durable = s;
       }
     } catch (e) {
@@ -75,5 +112,25 @@ export class DeliveryMark {
     } finally {
       this.writing = null;
     }
+  }
+
+  /** Append one line and flush it; the file is created (and its folder flushed) on the first one. */
+  private async append(line: string): Promise<void> {
+    if (this.bytes + line.length > COMPACT_BYTES) {
+      await writeFileAtomic(this.path, line);
+      this.bytes = line.length;
+      return;
+    }
+    const fh = await open(this.path, 'a', 0o644);
+    const created = this.bytes === 0;
+    try {
+      await fh.write(line);
+      await fh.datasync();
+    } finally {
+      await fh.close();
+    }
+    this.bytes += line.length;
+    // The new file's name made durable; should the folder refuse a flush, the mark only lags (events resent).
+    if (created) await fsyncDir(dirname(this.path)).catch(() => undefined);
   }
 }

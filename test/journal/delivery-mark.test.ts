@@ -1,0 +1,49 @@
+// The delivery mark as an append-only file: one line per advance, the last complete line wins, a torn tail is cut
+// off at load, and the file is rewritten as one line before it grows large.
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DeliveryMark } from '../../src/journal/delivery-mark.js';
+
+const base = mkdtempSync(join(tmpdir(), 'tenace-mark-'));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+let n = 0;
+const fresh = () => mkdtempSync(join(base, `m${++n}-`));
+
+describe('DeliveryMark (append-only file)', () => {
+  it('appends one line per advance; the last line is the mark', async () => {
+    const dir = fresh();
+    const m = await DeliveryMark.load(dir, 's');
+    await m.advance(1);
+    await m.advance(2);
+    await m.advance(5);
+    const lines = readFileSync(join(dir, 's.delivered'), 'utf8').trimEnd().split('\n');
+    expect(lines.map((l) => JSON.parse(l).seq)).toEqual([1, 2, 5]);
+    expect((await DeliveryMark.load(dir, 's')).seq).toBe(5);
+    // Loading rewrote it as one line.
+    expect(readFileSync(join(dir, 's.delivered'), 'utf8')).toBe('{"session":"s","seq":5}\n');
+  });
+
+  it('ignores a torn last line (a power cut mid-append) and cuts it off before the next append', async () => {
+    const dir = fresh();
+    writeFileSync(join(dir, 's.delivered'), '{"session":"s","seq":8}\n{"session":"s","seq":9}\n{"session":"s","se');
+    const m = await DeliveryMark.load(dir, 's');
+    expect(m.seq).toBe(9);
+    await m.advance(10);
+    expect(readFileSync(join(dir, 's.delivered'), 'utf8')).toBe('{"session":"s","seq":9}\n{"session":"s","seq":10}\n');
+  });
+
+  it('rewrites the file as one line before it passes 128 KiB', async () => {
+    const dir = fresh();
+    // A long session name makes long lines (about 125 bytes): some 1,050 advances fill 128 KiB.
+    const session = `s${'x'.repeat(99)}`;
+    const m = await DeliveryMark.load(dir, session);
+    const lineBytes = JSON.stringify({ session, seq: 1000 }).length + 1;
+    for (let s = 1; s <= 1500; s++) await m.advance(s);
+    const size = statSync(join(dir, `${session}.delivered`)).size;
+    expect(size).toBeLessThanOrEqual(128 * 1024);
+    expect(size).toBeLessThan(1500 * lineBytes - 1000 * lineBytes);
+    expect((await DeliveryMark.load(dir, session)).seq).toBe(1500);
+  }, 60_000);
+});
