@@ -283,6 +283,7 @@ function streamPbnReplay(text: string, variant: string | undefined, problems: Pr
     if (ready.length) problems.report(ready.sort((x, y) => x.line - y.line));
   };
   for (const { record: r, safe } of streamPbn(text, scanErrors, gameErrors)) {
+    // Facts feed the score sheet only: after the first deal, a game without a social score need not work them out.
     if (r) {
       if (!isPlayable(r)) {
         // A game of tags alone (a file cut inside its Deal tag, or junk read as PBN) would replay as an empty board.
@@ -290,10 +291,10 @@ function streamPbnReplay(text: string, variant: string | undefined, problems: Pr
       } else {
         flush(safe);
         const events = recordToTableLog(r);
-        const t = new Table({ keepEvents: false, forceVariant: variant });
+        const t = new Table({ keepEvents: false, forceVariant: variant, facts: out.deals === 0 || out.scoring });
         for (let i = 0; i < events.length; i++) t.apply(events[i]);
         const deal = events[0] as DealEvent;
-        out.deal(t.results()[0], t.facts()[0], r, { deal, contract: deal.contract, record: r });
+        out.deal(t.results()[0], t.facts()[0] ?? null, r, { deal, contract: deal.contract, record: r });
         continue;
       }
     }
@@ -347,17 +348,22 @@ class ReplayOutput {
   private sheet: ScoreSheet | null = null;
   private first: DealResult | undefined;
 
+  /** True once the first deal has shown that the file's game keeps a score (so each deal's facts are needed). */
+  get scoring(): boolean {
+    return this.sheet !== null;
+  }
+
   constructor(private readonly io: CliIo, private readonly mode: OutputMode, private readonly scoreOpts: ScoreOptions) {}
 
   /** Write one replayed deal: its result and facts, the record it is exported from, and its head (text contract). */
-  deal(d: DealResult, facts: DealFacts, rec: DealRecord, head: DealHead | undefined): void {
+  deal(d: DealResult, facts: DealFacts | null, rec: DealRecord, head: DealHead | undefined): void {
     if (this.deals++ === 0) {
       this.first = d;
       // The first deal's game decides the score for the whole file, as scoreStates does.
       const rules = rulesFor(d.variant, this.scoreOpts);
       if (rules) this.sheet = new ScoreSheet(rules);
     }
-    const line = this.sheet ? this.sheet.keep(finishedDeal(d, facts)) : null;
+    const line = this.sheet && facts ? this.sheet.keep(finishedDeal(d, facts)) : null;
     if (this.mode === 'json') {
       this.write((this.deals === 1 ? '{"deals":[' : ',') + JSON.stringify(dealJson(d, line ? lineScoreJson(line, this.sheet!.score) : undefined)));
     } else if (this.mode === 'pbn') {

@@ -91,9 +91,20 @@ export function contractTrump(contract: string | undefined): number {
 /** A trick as a list of plays with its leader and, when complete, its winner. */
 export interface Trick { leader: Seat; plays: Play[]; winner?: Seat }
 
+/** Card codes by token, and normalised tokens: a file spells its 52 cards a few ways, and each is read thousands of times. */
+const CARD_CODES = new Map<string, Card>();
+const CARD_NAMES = new Map<string, string | null>();
+/** Past this many distinct tokens (junk input), tokens are parsed without being remembered. */
+const MAX_CACHED = 1024;
+
 function cardOf(text: string): Card {
-  const r = tryParseCard(text);
-  return r.ok ? r.value : -1;
+  let c = CARD_CODES.get(text);
+  if (c === undefined) {
+    const r = tryParseCard(text);
+    c = r.ok ? r.value : -1;
+    if (CARD_CODES.size < MAX_CACHED) CARD_CODES.set(text, c);
+  }
+  return c;
 }
 
 /** Group plays into tricks of four in play order; the last may be incomplete and has no winner. */
@@ -188,8 +199,13 @@ export function playOrderFromColumns(tricks: readonly ColumnTrick[], first: Seat
 
 /** Normalise a card token to our notation ("h4" → "H4"), or null when it is not a card. */
 export function normaliseCard(token: string): string | null {
-  const r = tryParseCard(token);
-  return r.ok ? formatCard(r.value) : null;
+  let name = CARD_NAMES.get(token);
+  if (name === undefined) {
+    const r = tryParseCard(token);
+    name = r.ok ? formatCard(r.value) : null;
+    if (CARD_NAMES.size < MAX_CACHED) CARD_NAMES.set(token, name);
+  }
+  return name;
 }
 
 /** The record a `deal` event describes, before any play: what PBN export needs to head a game. */

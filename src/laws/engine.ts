@@ -17,6 +17,11 @@ export interface TableOptions {
   forceVariant?: string;
   /** Keep the deal's events so that an `undo` can fold it again (default true; replay turns it off for logs without undo). */
   keepEvents?: boolean;
+  /**
+   * False when no one will ask for the deals' facts (a replay of a game without a social score): closing a deal then
+   * skips working them out, and facts() returns none. Results are the same either way.
+   */
+  facts?: boolean;
 }
 
 /** A public snapshot of the trick in progress. */
@@ -304,7 +309,7 @@ export class Table {
     if (!this.current) return;
     this.current.finish();
     this.done.push(this.current.result());
-    this.doneFacts.push(this.dealFacts(this.current));
+    if (this.opts.facts !== false) this.doneFacts.push(this.dealFacts(this.current));
     this.current = null;
     this.curDeal = null;
     this.curClaims = [];
