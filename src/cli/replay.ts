@@ -2,7 +2,8 @@
 // A PBN file streams game by game (read a record, fold it through its own Table, write its output, forget it), so
 // memory does not grow with the archive beyond its text; output goes out in pieces of about a megabyte, after the
 // problems found before it, so a file of ordinary size prints exactly as when it was read whole first.
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import {
   type DealRecord, type ParseError, PBN_EXPORT_HEAD, dealEventToRecord, detectFormat, formatPbnGame,
   isPlayable, printable, recordToTableLog, streamPbn,
@@ -237,9 +238,12 @@ export function replayCommand(argv: string[], io: CliIo = STDIO): number {
   if (args.values.progressive) scoreOpts.progressive = true;
   if (args.values['continuous-dummy']) scoreOpts.continuousDummy = true;
   const name = file === '-' ? 'stdin' : file;
+  // A file is read in pieces (a PBN archive is never held whole); standard input, which is rarely big, at once.
+  let input: FileInput | undefined;
   let text: string;
   try {
-    text = file === '-' ? readStdin() : readFileSync(file, 'utf8');
+    if (file === '-') text = readStdin();
+    else { input = new FileInput(file); text = input.first; }
   } catch (e) {
     io.err(`tenace replay: cannot read ${name}: ${(e as Error).message}\n`);
     return 66;
@@ -247,17 +251,21 @@ export function replayCommand(argv: string[], io: CliIo = STDIO): number {
   const mode: OutputMode = args.values.json ? 'json' : args.values.pbn ? 'pbn' : 'text';
   const problems = new Problems(io, name);
   const out = new ReplayOutput(io, mode, scoreOpts);
+  // The format shows in the file's first piece (its first visible text; NUL bytes looked for in the first 64 KiB).
   const detected = detectFormat(text, name);
-  if ('format' in detected && detected.format === 'pbn') {
-    streamPbnReplay(text, variant, problems, out);
-  } else {
-    const log = loadLog(text, name);
-    problems.report(log.errors);
-    if (log.playable > 0) {
-      const result = replayWithFacts(log.events, { forceVariant: variant });
-      const heads = dealHeads(log.events, log.records);
-      result.deals.forEach((d, i) => out.deal(d, result.facts[i], exportRecord(heads[i], log.format), heads[i]));
+  try {
+    if ('format' in detected && detected.format === 'pbn') {
+      streamPbnReplay(input ? input.pieces() : text, variant, problems, out);
+    } else {
+      if (input) text = input.rest();
+      replayWhole(text, name, variant, problems, out);
     }
+  } catch (e) {
+    if (!(e instanceof ReadError)) throw e;
+    io.err(`tenace replay: cannot read ${name}: ${e.message}\n`);
+    return 66;
+  } finally {
+    input?.close();
   }
   problems.end();
   if (out.deals === 0) {
@@ -268,12 +276,101 @@ export function replayCommand(argv: string[], io: CliIo = STDIO): number {
   return 0;
 }
 
+/** A read that failed after the file was opened (a device error, a directory): reported as cannot read. */
+class ReadError extends Error {}
+
+/** A file read in pieces of PIECE bytes, decoded as UTF-8 across their edges. */
+class FileInput {
+  /** The first piece's text. */
+  readonly first: string;
+  private readonly fd: number;
+  private readonly decoder = new StringDecoder('utf8');
+  private readonly buf = Buffer.allocUnsafe(PIECE);
+  private done = false;
+  private lastBytes = 0;
+
+  constructor(path: string) {
+    this.fd = openSync(path, 'r');
+    try {
+      // At least FIRST bytes, so the first piece holds the 64 Ki characters detectFormat looks at for NUL bytes.
+      const parts: string[] = [];
+      let bytes = 0;
+      while (bytes < FIRST) {
+        const s = this.next();
+        if (s === undefined) break;
+        parts.push(s);
+        bytes += this.lastBytes;
+      }
+      this.first = parts.join('');
+    } catch (e) {
+      this.close();
+      throw e;
+    }
+  }
+
+  /** The next piece's text, or undefined at the end. */
+  private next(): string | undefined {
+    if (this.done) return undefined;
+    const n = readSync(this.fd, this.buf, 0, PIECE, null);
+    this.lastBytes = n;
+    if (n === 0) {
+      this.done = true;
+      const tail = this.decoder.end();
+      return tail === '' ? undefined : tail;
+    }
+    return this.decoder.write(this.buf.subarray(0, n));
+  }
+
+  /** The first piece, then the others as they are read. */
+  *pieces(): Generator<string> {
+    yield this.first;
+    for (;;) {
+      let s: string | undefined;
+      try { s = this.next(); } catch (e) { throw new ReadError((e as Error).message); }
+      if (s === undefined) return;
+      yield s;
+    }
+  }
+
+  /** The whole text: the first piece and all the rest (table logs and LIN are read whole). */
+  rest(): string {
+    const parts = [this.first];
+    for (;;) {
+      let s: string | undefined;
+      try { s = this.next(); } catch (e) { throw new ReadError((e as Error).message); }
+      if (s === undefined) return parts.join('');
+      parts.push(s);
+    }
+  }
+
+  close(): void {
+    try { closeSync(this.fd); } catch { /* already closed */ }
+  }
+}
+
+/** Bytes read at a time from a file, and at least at first. */
+const PIECE = 1 << 16;
+const FIRST = 1 << 18;
+
+/** A table log or LIN file, read whole: problems first, then each deal folded from the one replay of the log. */
+function replayWhole(text: string, name: string, variant: string | undefined, problems: Problems, out: ReplayOutput): void {
+  {
+    const log = loadLog(text, name);
+    problems.report(log.errors);
+    if (log.playable > 0) {
+      const result = replayWithFacts(log.events, { forceVariant: variant });
+      const heads = dealHeads(log.events, log.records);
+      result.deals.forEach((d, i) => out.deal(d, result.facts[i], exportRecord(heads[i], log.format), heads[i]));
+    }
+  }
+}
+
 /**
  * A PBN file game by game: each record is folded through a Table of its own (a record's deal shares nothing with the
  * one before) and written out before the next is read. Problems are reported in line order as soon as no problem
  * still to come can lie before them.
  */
-function streamPbnReplay(text: string, variant: string | undefined, problems: Problems, out: ReplayOutput): void {
+function streamPbnReplay(text: string | Iterable<string>, variant: string | undefined, problems: Problems, out: ReplayOutput): void {
   const scanErrors: ParseError[] = [];
   const gameErrors: ParseError[] = [];
   const unplayable: ParseError[] = [];

@@ -29,21 +29,25 @@ function scan(source: string, errors: ParseError[]): Item[][] {
   return games;
 }
 
-/** A game as the scanner ends it; no error still to come from the scanner lies before line `safe`. */
-interface ScannedGame { items: Item[]; safe: number }
+/**
+ * A game as the scanner ends it; no error still to come from the scanner lies before line `safe`. `cut` is set when
+ * an empty line inside the text ended it: the scanner holds nothing else there, so it can start again from `at` (the
+ * line end) on line `line` and read the rest exactly as it would have.
+ */
+interface ScannedGame { items: Item[]; safe: number; cut?: { at: number; line: number } }
 
 /** The scanner, game by game: a game is handed on as soon as its end is seen, so a file need not be held as games. */
-function* scanGames(source: string, errors: ParseError[]): Generator<ScannedGame> {
-  const src = source.indexOf('\r') < 0 ? source : source.replace(/\r\n?/g, '\n');
+function* scanGames(source: string, errors: ParseError[], firstLine = 1, atLineStart = true, lf = false): Generator<ScannedGame> {
+  const src = lf || source.indexOf('\r') < 0 ? source : source.replace(/\r\n?/g, '\n');
   const n = src.length;
   let ready: ScannedGame | null = null;
   let cur: Item[] = [];
   let seen = new Set<string>();
   let i = 0;
-  let line = 1;
-  let lineStart = true;
-  const endGame = (safe: number): void => {
-    if (cur.length > 0) ready = { items: cur, safe };
+  let line = firstLine;
+  let lineStart = atLineStart;
+  const endGame = (safe: number, cut?: { at: number; line: number }): void => {
+    if (cur.length > 0) ready = cut ? { items: cur, safe, cut } : { items: cur, safe };
     cur = [];
     seen = new Set();
   };
@@ -57,7 +61,7 @@ function* scanGames(source: string, errors: ParseError[]): Generator<ScannedGame
       let j = i;
       while (j < n && (src[j] === ' ' || src[j] === '\t' || src[j] === '\v' || src[j] === '\f')) j++;
       // A semi-empty line ends the game (PBN 3); comments are consumed whole, so theirs never get here.
-      if (j >= n || src[j] === '\n') { endGame(line); i = j; continue; }
+      if (j >= n || src[j] === '\n') { endGame(line, j < n ? { at: j, line } : undefined); i = j; continue; }
       if (src[i] === '%') { skipToEol(); continue; }
     }
     const ch = src[i];
@@ -476,14 +480,68 @@ export interface StreamedGame {
  * reading each game's tags to `gameErrors` (parsePbn sorts the first then the second by line, stably). A failure
  * inside the reader ends the stream with a line-0 error, as in parsePbn.
  */
-export function* streamPbn(text: string, scanErrors: ParseError[], gameErrors: ParseError[]): Generator<StreamedGame> {
+export function* streamPbn(text: string | Iterable<string>, scanErrors: ParseError[], gameErrors: ParseError[]): Generator<StreamedGame> {
   try {
     const inherit = new Inheritance();
-    for (const game of scanGames(String(text), scanErrors)) {
+    const games = typeof text === 'string' ? scanGames(text, scanErrors) : scanPieces(text, scanErrors);
+    for (const game of games) {
       yield { record: buildRecord(game.items, inherit, gameErrors), safe: game.safe };
     }
   } catch (err) {
     gameErrors.push({ line: 0, message: `internal error while reading PBN: ${(err as Error).message}` });
+  }
+}
+
+/**
+ * The scanner over a file read in pieces, finding what it would find in the whole text. Games are passed on up to
+ * an empty line that ended one (a `cut`) with more than white space after it in the text read so far (the scanner
+ * may cross white space, even empty lines, inside a tag, so a cut in trailing white space is not yet sure); the
+ * scanner then starts again from the cut. Games ended by a repeated Board or Event tag, and the scanner's problems,
+ * wait for the next cut. Memory holds the text since the last cut: a file without empty lines is held whole.
+ */
+function* scanPieces(pieces: Iterable<string>, errors: ParseError[]): Generator<ScannedGame> {
+  const it = pieces[Symbol.iterator]();
+  let buf = '';
+  let more = true;
+  let line = 1;
+  let atLineStart = true;
+  let carry = '';
+  const read = (): void => {
+    const r = it.next();
+    if (r.done) { more = false; buf += carry; carry = ''; return; }
+    // A CR at the end of a piece may be half of a CRLF: it waits for the next piece.
+    let piece = carry + r.value;
+    carry = '';
+    if (piece.endsWith('\r')) { carry = '\r'; piece = piece.slice(0, -1); }
+    buf += piece.indexOf('\r') < 0 ? piece : piece.replace(/\r\n?/g, '\n');
+  };
+  const contentAfter = (at: number): boolean => {
+    for (let k = at; k < buf.length; k++) {
+      const c = buf[k];
+      if (c !== ' ' && c !== '\t' && c !== '\n' && c !== '\v' && c !== '\f') return true;
+    }
+    return false;
+  };
+  read();
+  for (;;) {
+    if (!more) {
+      yield* scanGames(buf, errors, line, atLineStart, true);
+      return;
+    }
+    const local: ParseError[] = [];
+    const held: ScannedGame[] = [];
+    let resume: { at: number; line: number } | undefined;
+    for (const g of scanGames(buf, local, line, atLineStart, true)) {
+      held.push(g);
+      if (g.cut && contentAfter(g.cut.at)) { resume = g.cut; break; }
+    }
+    if (!resume) { read(); continue; }
+    // Everything up to the cut is final: hand it on, and go on from the cut.
+    for (const e of local) errors.push(e);
+    yield* held;
+    buf = buf.slice(resume.at);
+    line = resume.line;
+    atLineStart = false;
   }
 }
 
