@@ -2,7 +2,7 @@
 // tests that stop, restart or break the database; the machine's shared one on 5432 stays untouched. fsync is off
 // for speed only: a test's database need not survive a power cut. PostgreSQL refuses to run as root, so as root
 // initdb and postgres run as the `postgres` OS user, in a folder it owns.
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,9 +37,11 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
   if (!existsSync(join(BIN, 'initdb'))) throw new Error(`TENACE_PG_BIN: no initdb in ${BIN}; install Debian's postgresql (.ci/run does) or set TENACE_PG_BIN to its bin folder`);
   const dir = mkdtempSync(join(tmpdir(), 'tenace-own-pg-'));
   if (asRoot) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
-    chownSync(dir, uid, gid);
+    // The postgres account's ids from /etc/passwd (name:x:uid:gid:...), which Debian's package creates.
+    const entry = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
+    if (!entry) throw new Error('running as root needs the postgres OS user (Debian\'s postgresql package creates it)');
+    const [, , uid, gid] = entry.split(':');
+    chownSync(dir, Number(uid), Number(gid));
   }
   const data = join(dir, 'data');
   const init = spawnSync(...as(join(BIN, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']), { encoding: 'utf8' });
