@@ -5,6 +5,7 @@ import { RULES_DEFAULTS, benchRules } from './rules.js';
 import { DRIVER_DEFAULTS, benchDriver } from './driver.js';
 import { DAEMON_DEFAULTS, benchDaemon } from './daemon.js';
 import { CLUB_DEFAULTS, benchClub } from './club.js';
+import { REPLAY_DEFAULTS, benchReplay } from './replay.js';
 import { CHAMPIONSHIP_DEFAULTS, benchChampionship } from './championship.js';
 
 interface CliOptions { names: string[]; deals?: number; rounds?: number; warmup?: number; seed?: number }
@@ -26,6 +27,7 @@ const BENCHES: Record<string, (cli: CliOptions) => BenchReport> = {
   }),
   daemon: (cli) => benchDaemon({ ...DAEMON_DEFAULTS, seed: cli.seed ?? DAEMON_DEFAULTS.seed }),
   club: (cli) => benchClub({ ...CLUB_DEFAULTS, seed: cli.seed ?? CLUB_DEFAULTS.seed, rounds: cli.rounds ?? CLUB_DEFAULTS.rounds }),
+  replay: (cli) => benchReplay({ ...REPLAY_DEFAULTS, rounds: cli.rounds ?? REPLAY_DEFAULTS.rounds, warmup: cli.warmup ?? REPLAY_DEFAULTS.warmup }),
   championship: (cli) => benchChampionship({ ...CHAMPIONSHIP_DEFAULTS, seed: cli.seed ?? CHAMPIONSHIP_DEFAULTS.seed, rounds: cli.rounds ?? CHAMPIONSHIP_DEFAULTS.rounds }),
 };
 

@@ -6,7 +6,7 @@ import { DirectorStore } from '../../src/club/director/store.js';
 import type { RoundAssignment, ScoreReport } from '../../src/club/types.js';
 import { sleep, waitFor } from '../feed/broker.js';
 import { seedHand } from '../club/director-rig.js';
-import { startPostgres } from './private-postgres.js';
+import { startOwnPostgres } from '../helpers/own-postgres.js';
 import { processRig, resultsIn } from './process-rig.js';
 
 const T = 40_000;
@@ -19,8 +19,8 @@ describe('PostgreSQL restarted mid-session', () => {
   });
 
   it('the director instances reconnect, and nothing is lost or counted twice', async () => {
-    const pg = await startPostgres();
-    cleanup.push(() => pg.dispose());
+    const pg = await startOwnPostgres();
+    cleanup.push(() => pg.stop('SIGKILL', true));
     const url = await pg.createDb('championship');
     const { obs, tables, procs, launch } = await processRig('pgrestart', url, 4, cleanup);
     launch('d1');
@@ -34,11 +34,11 @@ describe('PostgreSQL restarted mid-session', () => {
     const halves = [[{ type: 'tray', code: 'T2' } as const, ...seedHand(2, false)], [{ type: 'tray', code: 'T1' } as const, ...seedHand(1, false)]];
     await tables[0].play(halves[0].slice(0, 20));
     await tables[1].play(halves[1].slice(0, 20));
-    await pg.stop();
+    await pg.stop('SIGINT');
     await tables[0].play(halves[0].slice(20, 40));
     await tables[1].play(halves[1].slice(20, 40));
     await sleep(3000);
-    await pg.start();
+    await pg.restart();
     await tables[0].play(halves[0].slice(40));
     await tables[1].play(halves[1].slice(40));
 

@@ -140,6 +140,7 @@ export class DirectorService {
   private leases: PartitionLeases | null = null;
   private readonly owned: Set<string> | null;
   private syncTimer: NodeJS.Timeout | null = null;
+  private syncQueued = false;
   /** This instance's name among the director instances (cluster mode; '' otherwise). */
   instance = '';
   /** The MQTT client id, which names the director's persistent session at the broker (set by start). */
@@ -189,8 +190,10 @@ export class DirectorService {
       });
       await this.leases.start();
       this.syncTimer = setInterval(() => {
-        if (this.stopped || this.failed) return;
-        void this.enqueue(() => this.syncFromStore()).catch(() => undefined);
+        // One read-back queued at a time: under load they would pile up ahead of the tables' events.
+        if (this.stopped || this.failed || this.syncQueued) return;
+        this.syncQueued = true;
+        void this.enqueue(() => this.syncFromStore()).catch(() => undefined).finally(() => { this.syncQueued = false; });
       }, SYNC_MS);
       this.syncTimer.unref();
     }
