@@ -72,7 +72,7 @@ describe('championship: a room bridged to the centre (mosquitto/room.conf, issue
   const cleanup: (() => Promise<unknown>)[] = [];
   afterAll(async () => { for (const f of cleanup.reverse()) await f().catch(() => undefined); });
 
-  it('the room goes on during a 60 s cut; after it the centre has every (table, seq), in order; nothing loops', async () => {
+  it('the room goes on during a 60 s cut; after it the centre has every (table, seq) once; nothing loops', async () => {
     const club = uid('c');
     const centre: Broker = await startBroker(forTest('mosquitto/central.conf'));
     cleanup.push(() => centre.dispose());
@@ -173,13 +173,21 @@ describe('championship: a room bridged to the centre (mosquitto/room.conf, issue
     expect(atRoom.length, report).toBe(total);
     expect(distinct(atRoom), report).toBe(total);
     expect(roomDuringCut, report).toBeGreaterThan((CUT_MS / PUBLISH_EVERY_MS) * TABLES * 0.5);
-    // The centre: every (table, seq), each table's first arrivals in order; duplicates only from QoS 1 resends.
+    // The centre: every (table, seq), once counting only QoS 1 resends. Not necessarily in order: when the link
+    // returns, Mosquitto 2.0 may forward a message published during the reconnect ahead of the queue it resends
+    // (seen in CI: t8's seq 748 came between 40 and 41). The issue asks for every result once, and the director
+    // does not rely on arrival order: it folds a table's journal by seq, asks the table for a gap (`after: seq`)
+    // and ignores a (table, seq) it already holds (test/club/director.test.ts, "a gap is filled").
+    let reordered = 0;
     for (const table of tables) {
       const firsts: number[] = [];
       const had = new Set<number>();
       for (const m of atCentre) if (m.table === table && !had.has(m.seq)) { had.add(m.seq); firsts.push(m.seq); }
-      expect(firsts, `${table}: ${report}`).toEqual(Array.from({ length: sent.get(table)! }, (_, i) => i + 1));
+      reordered += firsts.filter((seq, i) => i > 0 && seq < firsts[i - 1]!).length;
+      expect([...firsts].sort((a, b) => a - b), `${table}: ${report}`).toEqual(Array.from({ length: sent.get(table)! }, (_, i) => i + 1));
     }
+    console.log(`bridge test: ${reordered} first arrivals at the centre came after a later seq of their table`);
+    expect(duplicates, report).toBeLessThanOrEqual(100 * TABLES); // at most the bridge's in-flight window resent
     // In direction: round 2 (published during the cut) and round 3 reached the room, in order.
     // The bridge subscribes again at each connect, so the centre also sends the retained round 2 once more: a
     // retained assignment may come twice (latest wins at the table); the order of first arrivals must hold.
