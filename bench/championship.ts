@@ -10,8 +10,8 @@
 //     the bridge, relayed at the centre by a bare mqtt.js client and received by a subscriber at the centre;
 // (c) each director instance's RSS (VmRSS), and the load average through the run.
 // Like bench/club.ts it runs in a child process (async parts) that prints its report as JSON.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, createConnection } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -27,7 +27,7 @@ import { REAL_EVENTS_PER_SECOND } from '../src/club/session/runner.js';
 import { decideScan, parseAssignment, parseTrayRecord } from '../src/club/table-side.js';
 import type { RoundAssignment, ScoreReport, TrayRecord } from '../src/club/types.js';
 import type { BenchReport, SanityLine } from './harness.js';
-import { table as textTable } from './harness.js';
+import { ROOT, mb, ms, pct, ratio, rssKb, runChild, serveChild, table as textTable } from './harness.js';
 
 export interface ChampionshipBenchOptions {
   seed: number;
@@ -57,45 +57,21 @@ export const CHAMPIONSHIP_DEFAULTS: ChampionshipBenchOptions = {
   playSeconds: 180, drainSeconds: 45,
 };
 
-const HARD_LIMIT_MS = 330_000;
 const WAIT_MS = 120_000;
-const CHILD_FLAG = '--tenace-championship-bench-child';
-const REPORT_PREFIX = 'TENACE-BENCH-REPORT ';
 const here = dirname(fileURLToPath(import.meta.url));
-/** build/bench/bench → the repository. */
-const ROOT = resolve(here, '..', '..', '..');
 /** The CLI of the same build as this module (build/bench/src/cli/main.js). */
 const CLI = resolve(here, '..', 'src', 'cli', 'main.js');
 const MOSQUITTO = '/usr/sbin/mosquitto';
 const TITLE = 'championship: two rooms, bridged brokers, director instances on PostgreSQL (issue 10)';
+const CHILD = { module: import.meta.url, flag: '--tenace-championship-bench-child', timeoutMs: 330_000, name: 'championship', title: TITLE };
 
 /** Run the championship benchmark in a child process and return its report. */
 export function benchChampionship(opts: ChampionshipBenchOptions = CHAMPIONSHIP_DEFAULTS): BenchReport {
-  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), CHILD_FLAG, JSON.stringify(opts)], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', timeout: HARD_LIMIT_MS, killSignal: 'SIGTERM', maxBuffer: 64 << 20,
-  });
-  const line = (r.stdout ?? '').split('\n').find((l) => l.startsWith(REPORT_PREFIX));
-  if (line) return JSON.parse(line.slice(REPORT_PREFIX.length)) as BenchReport;
-  const why = r.error ? r.error.message : `exit ${r.status ?? r.signal}`;
-  return { title: TITLE, notes: [`the benchmark process gave no report (${why}); its messages are above`], results: [], ratios: [], sanity: [{ what: 'championship benchmark completed', value: why, ok: false }] };
+  return runChild(CHILD, opts);
 }
 
-const pct = (sorted: readonly number[], p: number): number => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]);
-const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(1)} ms` : 'n/a');
-const mb = (kb: number) => (Number.isFinite(kb) ? `${(kb / 1024).toFixed(1)} MB` : 'n/a');
-const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a');
 const progress = (msg: string) => process.stderr.write(`[bench championship] ${msg}\n`);
 const sleep = (n: number) => new Promise((r) => setTimeout(r, n));
-
-function rssKb(pid: number | undefined): number {
-  if (pid === undefined) return NaN;
-  try {
-    const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : NaN;
-  } catch {
-    return NaN;
-  }
-}
 
 function freePort(): Promise<number> {
   return new Promise((res, rej) => {
@@ -132,20 +108,6 @@ function localListener(port: number): string[] {
     `listener ${port} 127.0.0.1`, 'allow_anonymous true', 'persistence false', 'set_tcp_nodelay true',
     // The directors' and the bridges' queues at a burst of 200 tables: unbounded rather than dropped.
     'max_queued_messages 0', 'log_dest stderr', 'log_type error', 'log_type warning',
-  ];
-}
-
-/**
- * The bridge of a room to the centre, written here while mosquitto/room.conf is not shipped: the tables' journal
- * events, status, responses and alerts go out; the director's requests, assignments, tray records and session topics
- * come in. A persistent bridge session (cleansession false) queues both ways while the link is down.
- */
-function builtinRoomBridge(room: string, centralPort: number): string[] {
-  return [
-    `connection tenace-room-${room}`, `address 127.0.0.1:${centralPort}`, 'bridge_protocol_version mqttv50',
-    `remote_clientid tenace-room-${room}`, 'cleansession false', 'try_private true', 'notifications false', 'restart_timeout 1 5',
-    'topic tenace/+/+/director/event out 1', 'topic tenace/+/+/status out 1', 'topic tenace/+/+/response/# out 1', 'topic tenace/+/+/director out 1',
-    'topic tenace/+/+/request/# in 1', 'topic tenace/+/+/assignment in 1', 'topic tenace/+/trays/# in 1', 'topic tenace/+/club/# in 1',
   ];
 }
 
@@ -192,19 +154,15 @@ async function startBroker(work: string, name: string, lines: string[], port: nu
   return { url: `mqtt://127.0.0.1:${port}`, port, proc, source };
 }
 
-/** The centre and two rooms, from mosquitto/central.conf and room.conf when they are shipped, else built in. */
+/** The centre and two rooms, from the shipped mosquitto/central.conf and room.conf. */
 async function startBrokers(work: string): Promise<{ centre: Broker; rooms: Broker[] }> {
   const [cp, ap, bp] = [await freePort(), await freePort(), await freePort()];
-  const shippedCentre = join(ROOT, 'mosquitto', 'central.conf');
-  const shippedRoom = join(ROOT, 'mosquitto', 'room.conf');
-  const centre = existsSync(shippedCentre)
-    ? await startBroker(work, 'central', adaptShipped(readFileSync(shippedCentre, 'utf8'), { port: cp }), cp, 'mosquitto/central.conf')
-    : await startBroker(work, 'central', localListener(cp), cp, 'built in');
+  const shippedCentre = readFileSync(join(ROOT, 'mosquitto', 'central.conf'), 'utf8');
+  const shippedRoom = readFileSync(join(ROOT, 'mosquitto', 'room.conf'), 'utf8');
+  const centre = await startBroker(work, 'central', adaptShipped(shippedCentre, { port: cp }), cp, 'mosquitto/central.conf');
   const rooms: Broker[] = [];
   for (const [room, port] of [['a', ap], ['b', bp]] as const) {
-    rooms.push(existsSync(shippedRoom)
-      ? await startBroker(work, `room-${room}`, adaptShipped(readFileSync(shippedRoom, 'utf8'), { port, room, centralPort: cp }), port, 'mosquitto/room.conf')
-      : await startBroker(work, `room-${room}`, [...localListener(port), ...builtinRoomBridge(room, cp), `topic ${FLOOR_TOPIC} out 1`], port, 'built in'));
+    rooms.push(await startBroker(work, `room-${room}`, adaptShipped(shippedRoom, { port, room, centralPort: cp }), port, 'mosquitto/room.conf'));
   }
   return { centre, rooms };
 }
@@ -693,13 +651,4 @@ async function child(o: ChampionshipBenchOptions): Promise<BenchReport> {
   return { title: TITLE, notes, results: [], ratios: [], sanity };
 }
 
-if (process.argv[2] === CHILD_FLAG) {
-  const o = JSON.parse(process.argv[3]) as ChampionshipBenchOptions;
-  child(o).then((rep) => {
-    process.stdout.write(`${REPORT_PREFIX}${JSON.stringify(rep)}\n`);
-    process.exit(0);
-  }, (err: Error) => {
-    process.stderr.write(`${err.stack ?? err.message}\n`);
-    process.exit(1);
-  });
-}
+serveChild(CHILD.flag, child);

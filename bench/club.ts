@@ -5,11 +5,8 @@
 //     table → director → subscriber hops, with no work in between);
 // (b) the director's RSS (VmRSS) idle after start and at its peak, against a `node -e` holding an mqtt.js client.
 // The benchmark runs in a child process (async parts) that prints its report as JSON, like bench/daemon.ts.
-import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import mqtt from 'mqtt';
 import { createLogger } from '../src/config/logger.js';
 import { movementByName } from '../src/club/movements/index.js';
@@ -17,7 +14,7 @@ import { planSession } from '../src/club/session/plan.js';
 import { runSession, type SessionOutcome } from '../src/club/session/runner.js';
 import type { DirectorProcess } from '../src/club/session/director-process.js';
 import type { BenchReport, SanityLine } from './harness.js';
-import { table as textTable } from './harness.js';
+import { ROOT, mb, ms, pct, ratio, rssKb, runChild, serveChild, table as textTable } from './harness.js';
 
 export interface ClubBenchOptions {
   seed: number;
@@ -35,39 +32,14 @@ export interface ClubBenchOptions {
 
 export const CLUB_DEFAULTS: ClubBenchOptions = { seed: 7, broker: 'mqtt://127.0.0.1:1883', tables: 30, movement: 'mitchell', rounds: 2, boardsPerRound: 1, speed: 10, floorMessages: 300 };
 
-const HARD_LIMIT_MS = 240_000;
-const CHILD_FLAG = '--tenace-club-bench-child';
-const REPORT_PREFIX = 'TENACE-BENCH-REPORT ';
-const here = dirname(fileURLToPath(import.meta.url));
-/** build/bench/bench → the repository. */
-const ROOT = resolve(here, '..', '..', '..');
+const CHILD = { module: import.meta.url, flag: '--tenace-club-bench-child', timeoutMs: 240_000, name: 'club', title: 'club: card-to-standings, director RSS' };
 
 /** Run the club benchmark in a child process and return its report. */
 export function benchClub(opts: ClubBenchOptions = CLUB_DEFAULTS): BenchReport {
-  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), CHILD_FLAG, JSON.stringify(opts)], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', timeout: HARD_LIMIT_MS, killSignal: 'SIGTERM', maxBuffer: 64 << 20,
-  });
-  const line = (r.stdout ?? '').split('\n').find((l) => l.startsWith(REPORT_PREFIX));
-  if (line) return JSON.parse(line.slice(REPORT_PREFIX.length)) as BenchReport;
-  const why = r.error ? r.error.message : `exit ${r.status ?? r.signal}`;
-  return { title: 'club: card-to-standings, director RSS', notes: [`the benchmark process gave no report (${why}); its messages are above`], results: [], ratios: [], sanity: [{ what: 'club benchmark completed', value: why, ok: false }] };
+  return runChild(CHILD, opts);
 }
 
-const pct = (sorted: readonly number[], p: number): number => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]);
-const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(1)} ms` : 'n/a');
-const mb = (kb: number) => (Number.isFinite(kb) ? `${(kb / 1024).toFixed(1)} MB` : 'n/a');
-const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a');
 const progress = (msg: string) => process.stderr.write(`[bench club] ${msg}\n`);
-
-function rssKb(pid: number | undefined): number {
-  if (pid === undefined) return NaN;
-  try {
-    const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : NaN;
-  } catch {
-    return NaN;
-  }
-}
 
 /** The floor of (a): publish → relay client → subscriber, through the broker twice; latencies in ms, sorted. */
 async function floorLatencies(broker: string, n: number, tag: string): Promise<number[]> {
@@ -163,13 +135,4 @@ async function child(o: ClubBenchOptions): Promise<BenchReport> {
   return { title: 'club: card-to-standings, director RSS (issue 7)', notes, results: [], ratios: [], sanity };
 }
 
-if (process.argv[2] === CHILD_FLAG) {
-  const o = JSON.parse(process.argv[3]) as ClubBenchOptions;
-  child(o).then((rep) => {
-    process.stdout.write(`${REPORT_PREFIX}${JSON.stringify(rep)}\n`);
-    process.exit(0);
-  }, (err: Error) => {
-    process.stderr.write(`${err.stack ?? err.message}\n`);
-    process.exit(1);
-  });
-}
+serveChild(CHILD.flag, child);

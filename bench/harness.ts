@@ -1,7 +1,11 @@
 // Shared benchmark machinery: alternating timed rounds, medians, and plain-text tables. Each benchmark module
 // (bench/rules.ts, later others) builds its inputs, hands timed cases to `measure`, and returns a BenchReport
 // that bench/index.ts prints; inputs are converted before timing so only the work under test is measured.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -127,4 +131,68 @@ export function printReport(rep: BenchReport): void {
   }
   console.log('');
   console.log(table(['sanity check', 'value', 'ok'], rep.sanity.map((s) => [s.what, s.value, s.ok ? 'yes' : 'NO'])));
+}
+
+// ------------------------------------------------------------------ latency and memory reports (club, championship)
+
+/** Nearest-rank percentile `p` of an ascending list (NaN when it is empty). */
+export const pct = (sorted: readonly number[], p: number): number => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]);
+/** Milliseconds to one decimal, or n/a. */
+export const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(1)} ms` : 'n/a');
+/** Kilobytes as megabytes to one decimal, or n/a. */
+export const mb = (kb: number) => (Number.isFinite(kb) ? `${(kb / 1024).toFixed(1)} MB` : 'n/a');
+/** a / b as `1.23x`, or n/a when either is not a number or b is not positive. */
+export const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a');
+
+/** A process's resident memory (VmRSS) in kB, NaN when it is gone or unknown. */
+export function rssKb(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+// ------------------------------------------------------------------ benchmarks run in a child process
+
+// The async benchmarks run in a child process (bench/index.ts is synchronous), which prints its report on one line.
+const REPORT_PREFIX = 'TENACE-BENCH-REPORT ';
+
+/** build/bench/bench → the repository. */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+export interface ChildBench {
+  /** The benchmark module's import.meta.url: the child runs that file. */
+  module: string;
+  /** The argument that makes the module run as the child (see serveChild). */
+  flag: string;
+  timeoutMs: number;
+  /** Name and title used for the report when the child gives none. */
+  name: string;
+  title: string;
+}
+
+/** Run a benchmark module in a child process with `opts` and return the report it prints (a failing one if none). */
+export function runChild(b: ChildBench, opts: unknown): BenchReport {
+  const r = spawnSync(process.execPath, [fileURLToPath(b.module), b.flag, JSON.stringify(opts)], {
+    cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', timeout: b.timeoutMs, killSignal: 'SIGTERM', maxBuffer: 64 << 20,
+  });
+  const line = (r.stdout ?? '').split('\n').find((l) => l.startsWith(REPORT_PREFIX));
+  if (line) return JSON.parse(line.slice(REPORT_PREFIX.length)) as BenchReport;
+  const why = r.error ? r.error.message : `exit ${r.status ?? r.signal}`;
+  return { title: b.title, notes: [`the benchmark process gave no report (${why}); its messages are above`], results: [], ratios: [], sanity: [{ what: `${b.name} benchmark completed`, value: why, ok: false }] };
+}
+
+/** In the child started by runChild (its `flag` in argv): run the benchmark, print its report for the parent, exit. */
+export function serveChild<O>(flag: string, run: (o: O) => Promise<BenchReport>): void {
+  if (process.argv[2] !== flag) return;
+  run(JSON.parse(process.argv[3]) as O).then((rep) => {
+    process.stdout.write(`${REPORT_PREFIX}${JSON.stringify(rep)}\n`);
+    process.exit(0);
+  }, (err: Error) => {
+    process.stderr.write(`${err.stack ?? err.message}\n`);
+    process.exit(1);
+  });
 }
