@@ -7,6 +7,7 @@ import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
 import { formatCard, tryParseCard } from '../cards/card.js';
 import { parseDeal } from '../cards/deal.js';
 import type { Seat } from '../cards/seat.js';
+import { canonicalJson } from '../formats/canonical-json.js';
 import type { CommandTx, DealEvent, RemedyName, TableEvent } from '../formats/table-log.js';
 import { parseContract } from '../laws/contract.js';
 import { variantNames } from '../laws/variants.js';
@@ -347,16 +348,6 @@ export function checkEventsQuery(payload: Uint8Array | string): { ok: true; quer
 }
 
 // ------------------------------------------------------------------ exactly once
-
-/** JSON with the keys of every object sorted, so that equal bodies give equal text whatever the sender's key order. */
-function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (typeof v === 'object' && v !== null) {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o).sort().filter((k) => o[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
 
 /** SHA-256 (hex) of a validated command's name and canonical body: a retry has the same, a reused id another. */
 export function commandDigest(cmd: FeedCommand): string {

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { parseDeal } from '../../cards/deal.js';
 import type { Seat } from '../../cards/seat.js';
+import { canonicalJson } from '../../formats/canonical-json.js';
 import type { Traveller } from '../types.js';
 
 export const DECISIONS = ['adjust-score', 'fouled-board', 'late-play', 'correct-tray', 'advance-round'] as const;
@@ -122,15 +123,6 @@ export function checkDecision(cmd: string, payload: Uint8Array | string): Decisi
     }
   }
   return { ok: true, decision: { name: cmd, transaction: tx!, params } as Decision };
-}
-
-function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (typeof v === 'object' && v !== null) {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o).sort().filter((k) => o[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(v);
 }
 
 /** SHA-256 of a decision's name and canonical body: a retry has the same, a reused transaction id another. */
