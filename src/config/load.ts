@@ -8,6 +8,8 @@ import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
 import { LineCounter, isMap, isNode, isScalar, parseDocument, type Document } from 'yaml';
 import { deviceProblem } from './devices.js';
 import { applyEnvOverrides } from './env.js';
+import { rulesFor } from '../laws/score/index.js';
+import { variantNames } from '../laws/variants.js';
 import { PATH_FIELDS, configSchema, type TenaceConfig } from './schema.js';
 import { closest } from './suggest.js';
 import { SCHEMA_HASH, validate as precompiledValidator } from './config-validator.generated.js';
@@ -276,7 +278,9 @@ function mapAjvErrors(list: readonly ErrorObject[]): ConfigError[] {
       case 'enum': {
         const allowed = (e.schema as readonly string[]).map(String);
         const near = typeof e.data === 'string' ? closest(e.data, allowed) : undefined;
-        out.push({ path: formatPath(segs), message: `must be one of ${allowed.join(', ')}${got(segs, e.data)}${near ? `: did you mean "${near}"?` : ''}`, keyword: e.keyword });
+        // A numeric choice (score.gamePoints) has a sentence saying what the numbers mean; a word list speaks for itself.
+        const msg = ps?.fix ? `${ps.fix}${got(segs, e.data)}` : `must be one of ${allowed.join(', ')}${got(segs, e.data)}${near ? `: did you mean "${near}"?` : ''}`;
+        out.push({ path: formatPath(segs), message: msg, keyword: ps?.fix ? 'enum-fix' : e.keyword });
         break;
       }
       case 'type': {
@@ -298,9 +302,12 @@ function mapAjvErrors(list: readonly ErrorObject[]): ConfigError[] {
         out.push({ path: formatPath(segs), message: `${ps?.fix ?? `must satisfy ${e.keyword}: ${e.message ?? ''}`}${got(segs, e.data)}`, keyword: e.keyword });
     }
   }
-  // A value of the wrong type that is also outside an enum gets one message, the one listing the choices.
-  const enumPaths = new Set(list.filter((e) => e.keyword === 'enum').map((e) => formatPath(pointerToSegs(e.instancePath))));
-  return out.filter((o) => !(o.keyword === 'type' && enumPaths.has(o.path))).map(({ path, message }) => ({ path, message }));
+  // A value of the wrong type that is also outside an enum gets one message, the one listing the choices; where both
+  // carry the `fix` sentence, the type's, which adds the YAML hint ("remove the quotes").
+  const enumPaths = new Set(out.filter((o) => o.keyword === 'enum').map((o) => o.path));
+  const typePaths = new Set(out.filter((o) => o.keyword === 'type').map((o) => o.path));
+  return out.filter((o) => !(o.keyword === 'type' && enumPaths.has(o.path)) && !(o.keyword === 'enum-fix' && typePaths.has(o.path)))
+    .map(({ path, message }) => ({ path, message }));
 }
 
 // An unknown key that is a setting of another section ("port" under mqtt): point at the section it belongs to.
@@ -369,6 +376,8 @@ function crossChecks(data: Record<string, unknown>, warnings: ConfigError[]): Co
     if (mqtt.rejectUnauthorized === false) warnings.push({ path: 'mqtt.rejectUnauthorized', message: 'is false: any broker certificate is accepted, so use it only in a lab' });
   }
 
+  errors.push(...scoreChecks(data.variant, obj(data.score)));
+
   const hw = obj(data.hardware);
   const scanner = obj(hw?.scanner);
   if (scanner) {
@@ -414,6 +423,45 @@ function crossChecks(data: Record<string, unknown>, warnings: ConfigError[]): Co
       else seen.set(rd.reader, k);
     });
   });
+  return errors;
+}
+
+// The social games whose score the table keeps, for the messages (the variants rulesFor knows).
+const SOCIAL = 'whist, english-whist, prussian-whist, favourite-whist, english-dummy, double-dummy, mort, humbug or thirteen-and-the-odd';
+
+/**
+ * The `score` settings that the config's variant has no use for: each one refused with the variant that takes it, so
+ * a table never shows a score other than the one its club agreed (a setting silently ignored would do just that).
+ */
+function scoreChecks(variant: unknown, score: Record<string, unknown> | undefined): ConfigError[] {
+  // An unknown variant has its own error; the score is checked against a known one only.
+  if (!score || typeof variant !== 'string' || !variantNames().includes(variant)) return [];
+  const errors: ConfigError[] = [];
+  const set = (k: string) => score[k] !== undefined;
+  const rules = rulesFor(variant, {});
+  if (rules === null) {
+    // Duplicate whist and bridge: the club scores them from the travellers; the table keeps no score.
+    for (const k of Object.keys(score)) {
+      errors.push({ path: `score.${k}`, message: `is a setting of the social games' score (variant ${SOCIAL}); variant ${variant} is scored by the club from its travellers, with no score at the table: remove score.${k}, or set the variant the table plays` });
+    }
+    return errors;
+  }
+  const only = (k: string, wanted: string, what: string) => {
+    if (set(k) && variant !== wanted) errors.push({ path: `score.${k}`, message: `is ${what}, set only with variant ${wanted} (the variant is ${variant}): remove score.${k}, or set variant: ${wanted}` });
+  };
+  only('progressive', 'favourite-whist', 'the progressive variation of Favourite whist');
+  only('continuousDummy', 'english-dummy', 'the English Dummy concession (one player takes dummy throughout)');
+  only('players', 'mort', 'the number of players at a Mort table');
+  // Seed 001, Favourite whist: "A variation is to attach a progressive value ... the game is 10 points".
+  if (variant === 'favourite-whist' && score.progressive === true && set('gamePoints') && score.gamePoints !== 10) {
+    errors.push({ path: 'score.gamePoints', message: `is ${String(score.gamePoints)}, but in the progressive variation "the game is 10 points" (seed 001, Favourite whist): remove score.gamePoints or set it to 10` });
+  }
+  if (set('honoursWithoutCall')) {
+    const r = rulesFor(variant, { progressive: score.progressive === true });
+    if (r && (r.honours === 'none' || !r.honoursMustBeCalled)) {
+      errors.push({ path: 'score.honoursWithoutCall', message: `has nothing to do in ${variant}${score.progressive === true ? ' (progressive)' : ''}, where honours are not called (they count, and are called, in english-whist, prussian-whist, favourite-whist, english-dummy, double-dummy and humbug): remove score.honoursWithoutCall` });
+    }
+  }
   return errors;
 }
 

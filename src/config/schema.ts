@@ -4,6 +4,7 @@
 //
 // Besides standard JSON-schema keywords, each leaf may carry `fix`: the sentence shown when its value is wrong. It is
 // registered with ajv as an annotation keyword, so it never affects validation.
+import type { ScoreOptions } from '../laws/score/index.js';
 import { variantNames } from '../laws/variants.js';
 
 export type SeatName = 'N' | 'E' | 'S' | 'W';
@@ -44,6 +45,8 @@ export interface TenaceConfig {
   table: { id: string };
   session?: string;
   variant: string;
+  /** The score of the social games (issue 9); absent means the seed's defaults. Checked against `variant` by the loader. */
+  score?: ScoreOptions;
   journal: { dir: string; fsync: FsyncMode; groupCommitMs: number };
   mqtt: {
     url: string;
@@ -116,6 +119,35 @@ export const configSchema = {
       type: 'string',
       enum: variantNames(),
       default: 'duplicate-whist',
+    },
+    // No default: absent, each game keeps the seed's rules, and a config without it reads back as it was written.
+    // Which settings suit which variant is checked in ./load.ts (crossChecks), as a schema cannot say it clearly.
+    score: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'the score the table keeps in the social games (whist, english-whist, prussian-whist, favourite-whist, the dummy games, mort, humbug, thirteen-and-the-odd); absent, the seed\'s rules',
+      properties: {
+        gamePoints: {
+          type: 'integer', enum: [5, 7, 10],
+          fix: 'must be 5, 7 or 10, the points to game ("the ordinary 5, 7 or 10 point whist", seed 001); the default is 5, 7 in American whist (variant whist) and 10 in the progressive variation; only with a social game\'s variant',
+        },
+        progressive: {
+          type: 'boolean',
+          fix: 'must be true or false: true scores Favourite whist by its progressive variation (tricks worth S 1, C 2, D 3, H 4; ten to game; 10 the rubber\'s bonus); only with variant favourite-whist',
+        },
+        continuousDummy: {
+          type: 'boolean',
+          fix: 'must be true or false: true when one player takes dummy throughout and concedes a point each rubber (English Dummy); only with variant english-dummy',
+        },
+        players: {
+          type: 'integer', enum: [3, 4],
+          fix: 'must be 3 or 4, the players at the Mort table: three games to the tournée with three, four with four; only with variant mort',
+        },
+        honoursWithoutCall: {
+          type: 'boolean',
+          fix: 'must be true or false: true scores the honours the table saw without their being called (English Law 7 wants them called); only in a game that counts honours',
+        },
+      },
     },
     journal: {
       type: 'object',
