@@ -2,7 +2,7 @@
 // A PBN file streams game by game (read a record, fold it through its own Table, write its output, forget it), so
 // memory does not grow with the archive beyond its text; output goes out in pieces of about a megabyte, after the
 // problems found before it, so a file of ordinary size prints exactly as when it was read whole first.
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import {
   type DealRecord, type ParseError, PBN_EXPORT_HEAD, dealEventToRecord, detectFormat, formatPbnGame,
@@ -17,6 +17,7 @@ import {
 import type { DealResult, ReplayResult } from '../laws/types.js';
 import { getVariant, variantNames } from '../laws/variants.js';
 import { type CliIo, EX_USAGE, STDIO, parseCommand } from './args.js';
+import { readStdin } from './stdin.js';
 import { type LoadedLog, loadLog } from './load-log.js';
 
 const SEAT_ORDER = ['N', 'E', 'S', 'W'] as const;
@@ -194,16 +195,6 @@ function findingLines(d: DealResult): string[] {
   }
   for (const n of d.notes ?? []) lines.push(`note: ${n}`);
   return lines;
-}
-
-/** Standard input, whole. A non-blocking stdin (inherited from some parents) is read again through /dev/stdin. */
-function readStdin(): string {
-  try {
-    return readFileSync(0, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
-    return readFileSync('/dev/stdin', 'utf8');
-  }
 }
 
 /** Run the replay command; returns the process exit code (non-zero only for unreadable input). */

@@ -6,6 +6,7 @@ import type { WhistReport } from '../club/scoring/whist.js';
 import type { ScoreReport } from '../club/types.js';
 import { printable } from '../formats/quote.js';
 import { type CliIo, EX_USAGE, STDIO, parseCommand } from './args.js';
+import { readStdin } from './stdin.js';
 
 const METHODS = [...WHIST_METHODS, ...BRIDGE_METHODS];
 const USAGE = `usage: tenace score TRAVELLERS [--method ${METHODS.join('|')}] [--matches teams|pairs] [--json]
@@ -21,16 +22,6 @@ const USAGE = `usage: tenace score TRAVELLERS [--method ${METHODS.join('|')}] [-
 `;
 /** Problems listed before the rest are only counted. */
 const MAX_ERRORS = 20;
-
-/** Standard input, whole. A non-blocking stdin (inherited from some parents) is read again through /dev/stdin. */
-function readStdin(): string {
-  try {
-    return readFileSync(0, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
-    return readFileSync('/dev/stdin', 'utf8');
-  }
-}
 
 /** Plus and minus as the seed prints them: "+6", "-3", and "=" for level. */
 function signed(n: number | undefined): string {
