@@ -243,20 +243,26 @@ function honoursProblem(o: Record<string, unknown>): string | null {
 /** Largest request payload accepted; a command is a few hundred bytes. */
 export const MAX_COMMAND_BYTES = 16 * 1024;
 
+/** A request payload of at most MAX_COMMAND_BYTES parsed as JSON, or the refusal; `fix` ends the not-JSON sentence. */
+function parsePayload(payload: Uint8Array | string, fix: string): { ok: true; value: unknown } | { ok: false; transaction: null; error: string } {
+  const size = typeof payload === 'string' ? payload.length : payload.byteLength;
+  if (size > MAX_COMMAND_BYTES) return { ok: false, transaction: null, error: `payload: is ${size} bytes; send at most ${MAX_COMMAND_BYTES} bytes` };
+  const text = typeof payload === 'string' ? payload : new TextDecoder('utf-8', { fatal: false }).decode(payload);
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (err) {
+    return { ok: false, transaction: null, error: `payload: is not valid JSON (${(err as Error).message}); ${fix}` };
+  }
+}
+
 /**
  * Check a command payload (the raw MQTT payload) for the command named by the topic. On success the parameters are
  * normalised (cards in canonical notation) and typed; on failure the sentence names the field and the fix.
  */
 export function checkCommand(cmd: string, payload: Uint8Array | string): CommandCheck {
-  const size = typeof payload === 'string' ? payload.length : payload.byteLength;
-  if (size > MAX_COMMAND_BYTES) return { ok: false, transaction: null, error: `payload: is ${size} bytes; send at most ${MAX_COMMAND_BYTES} bytes` };
-  const text = typeof payload === 'string' ? payload : new TextDecoder('utf-8', { fatal: false }).decode(payload);
-  let obj: unknown;
-  try {
-    obj = JSON.parse(text);
-  } catch (err) {
-    return { ok: false, transaction: null, error: `payload: is not valid JSON (${(err as Error).message}); send a JSON object with a "transaction" id` };
-  }
+  const parsed = parsePayload(payload, 'send a JSON object with a "transaction" id');
+  if (!parsed.ok) return parsed;
+  const obj = parsed.value;
   const transaction = transactionOf(obj);
   if (!isCommandName(cmd)) {
     return { ok: false, transaction, error: `command: "${cmd}" is not a command; use one of ${COMMANDS.join(', ')}` };
@@ -322,15 +328,9 @@ let eventsValidator: ValidateFunction | null = null;
 
 /** Check a `request/events` payload; a refusal names the field and the fix, like the commands. */
 export function checkEventsQuery(payload: Uint8Array | string): { ok: true; query: EventsQuery } | { ok: false; transaction: Transaction | null; error: string } {
-  const size = typeof payload === 'string' ? payload.length : payload.byteLength;
-  if (size > MAX_COMMAND_BYTES) return { ok: false, transaction: null, error: `payload: is ${size} bytes; send at most ${MAX_COMMAND_BYTES} bytes` };
-  const text = typeof payload === 'string' ? payload : new TextDecoder('utf-8', { fatal: false }).decode(payload);
-  let obj: unknown;
-  try {
-    obj = JSON.parse(text);
-  } catch (err) {
-    return { ok: false, transaction: null, error: `payload: is not valid JSON (${(err as Error).message}); send {"transaction":"t1","after":0}` };
-  }
+  const parsed = parsePayload(payload, 'send {"transaction":"t1","after":0}');
+  if (!parsed.ok) return parsed;
+  const obj = parsed.value;
   const tx = transactionOf(obj);
   if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return { ok: false, transaction: tx, error: 'payload: must be a JSON object; send {"transaction":"t1","after":0}' };
   eventsValidator ??= validatorOf('events', EVENTS_QUERY_SCHEMA, newAjv);
