@@ -9,7 +9,7 @@ import type { TenaceConfig } from '../config/schema.js';
 import { type TableEvent, validateTableEvent } from '../formats/table-log.js';
 import { Journal, DeliveryMark as JournalMark, type UnstampedEvent } from '../journal/index.js';
 import { Table } from '../laws/engine.js';
-import { rulesFor } from '../laws/score/index.js';
+import { type ScoreOptions, rulesFor } from '../laws/score/index.js';
 import type { Seat } from '../cards/seat.js';
 import { Feed, CommandRejected, type ClubInbound, type FeedLogger } from '../feed/mqtt-feed.js';
 import { isDealOver } from '../feed/projection.js';
@@ -240,6 +240,8 @@ export class Controller {
       source: { eventsAfter: (seq) => this.journal.events(Math.max(0, seq)), lastSeq: () => this.journal.lastSeq },
       mark: { get: () => mark.seq, set: (seq) => mark.advance(seq) },
       embargo: c.feed.embargo, tableOptions: { variant: c.variant },
+      // The club's agreed game (config `score`): the game length and variations the `state`'s score is kept by.
+      scoreOptions: c.score,
       onCommand: (cmd) => this.command(cmd), logger: this.log as unknown as FeedLogger,
       session: this.journal.session,
       directorEvents: this.club !== null && c.club.events !== false,
@@ -262,7 +264,7 @@ export class Controller {
       if (why) throw new CommandRejected(why);
     }
     if (ev.type === 'honours') {
-      const why = honoursCallProblem(this.table, ev.seat);
+      const why = honoursCallProblem(this.table, ev.seat, this.opts.config.score);
       if (why) throw new CommandRejected(why);
     }
     if (ev.type === 'remedy') {
@@ -344,13 +346,14 @@ export function commandEvent(cmd: FeedCommand): UnstampedEvent {
  * Why an honours call by `seat` cannot be taken now, or null: there must be a deal played or in progress whose game
  * scores honours (English Law 7: "they must be called at the end of the hand"), and the caller must be in play.
  */
-export function honoursCallProblem(table: Table, seat: Seat): string | null {
+export function honoursCallProblem(table: Table, seat: Seat, opts: ScoreOptions = {}): string | null {
   const cur = table.currentFacts();
   const facts = cur ?? table.finishedFacts().at(-1) ?? null;
   if (!facts) return 'seat: no deal has been played at this table yet; call honours at the end of the hand (English Law 7)';
-  const rules = rulesFor(facts.variant);
+  // With the config's options: in Favourite whist's progressive variation "Honours do not count".
+  const rules = rulesFor(facts.variant, opts);
   if (!rules || rules.honours === 'none') {
-    return `command: honours do not count in ${facts.variant}; no call is needed (they count in English, Prussian and Favourite whist, the Dummy games and Humbug)`;
+    return `command: honours do not count in ${facts.variant}${opts.progressive && facts.variant === 'favourite-whist' ? ' (the progressive variation)' : ''}; no call is needed (they count in English, Prussian and Favourite whist, the Dummy games and Humbug)`;
   }
   if (!facts.seats.includes(seat)) return `seat: ${seat} is not in play in this deal; use one of ${facts.seats.join(', ')}`;
   return null;

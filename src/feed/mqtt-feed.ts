@@ -13,6 +13,7 @@ import { createConnection } from 'node:net';
 import type { IClientOptions, IDisconnectPacket, IPublishPacket, MqttClient } from 'mqtt';
 import type { TableEvent } from '../formats/table-log.js';
 import type { TableOptions } from '../laws/engine.js';
+import type { ScoreOptions } from '../laws/score/index.js';
 import { type CommandCheck, type FeedCommand, type Transaction, TransactionIndex, checkCommand, checkEventsQuery } from './commands.js';
 import {
   type DirectorState, type EmbargoPolicy, type Projected, type ProjectionIncident, Projector, type PublicState, SCHEMA_VERSION,
@@ -110,6 +111,8 @@ export interface FeedOptions {
   mark: DeliveryMark;
   embargo?: EmbargoPolicy;
   tableOptions?: TableOptions;
+  /** The social game's score options (config `score`), passed to the projector for the `state`'s score. */
+  scoreOptions?: ScoreOptions;
   onCommand?: CommandHandler;
   /**
    * The transactions already applied, so a retry is answered and not re-applied. Default: an empty one in memory;
@@ -221,7 +224,7 @@ export class Feed extends EventEmitter<FeedEvents> {
     this.log = opts.logger ?? SILENT;
     this.transactions = opts.transactions ?? new TransactionIndex();
     this.projector = new Projector({
-      embargo: opts.embargo, tableOptions: opts.tableOptions,
+      embargo: opts.embargo, tableOptions: opts.tableOptions, scoreOptions: opts.scoreOptions,
       onIncident: (i) => {
         if (i.what === 'engine-error') this.stats.engineErrors++;
         else this.stats.privacyGuardTrips++;
