@@ -29,6 +29,15 @@ function suggestion(message: string, options: readonly string[]): string {
   return near ? `unknown option --${typed}: did you mean --${near}?` : message;
 }
 
+/** --verbose and --quiet, for the commands that report as they run (emulate, listen). */
+export const LOUDNESS_OPTIONS = { verbose: { type: 'boolean', short: 'v' }, quiet: { type: 'boolean', short: 'q' } } as const;
+
+/** Print `tenace NAME: message` (then the usage text, when given) and return the usage-error exit code. */
+export function usageError(io: CliIo, name: string, message: string, usage = ''): number {
+  io.err(`tenace ${name}: ${message}\n${usage}`);
+  return EX_USAGE;
+}
+
 /** Parse `tenace NAME` arguments; prints and returns the exit code for a usage error (64), --help or --version (0). */
 export function parseCommand<const T extends ParseArgsConfig>(name: string, usage: string, config: T, io: CliIo): ReturnType<typeof parseArgs<T>> | number {
   // Every command answers --version, so it is added here rather than to each command's options.
@@ -50,6 +59,17 @@ export function parseCommand<const T extends ParseArgsConfig>(name: string, usag
     return 0;
   }
   return parsed;
+}
+
+/** Hand SIGINT and SIGTERM to `handler` until the returned function is called; when `on` is false (tests), nothing. */
+export function catchStopSignals(on: boolean, handler: (sig: NodeJS.Signals) => void): () => void {
+  if (!on) return () => {};
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return () => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  };
 }
 
 /**

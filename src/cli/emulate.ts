@@ -12,7 +12,7 @@
 //   tenace emulate --port /tmp/t/emulator --deck deck.json --play hand1.ndjson &
 //   tenace listen  --port /tmp/t/bridge   --deck deck.json --log out.ndjson --idle-exit 3000
 // or `--pty /tmp/t`, which runs that socat itself (and makes `unplug` faults remove the port).
-import { type CliIo, STDIO, parseCommand } from './args.js';
+import { type CliIo, LOUDNESS_OPTIONS, STDIO, catchStopSignals, parseCommand, usageError } from './args.js';
 import { readFileSync } from 'node:fs';
 import { DeckError, type DeckFile, loadDeckFile, virtualDeck } from '../hardware/deck.js';
 import {
@@ -77,17 +77,13 @@ export async function emulateCommand(argv: string[], deps: EmulateDeps = {}): Pr
         'no-wait': { type: 'boolean' },
         scanner: { type: 'string' },
         'scanner-terminator': { type: 'string' },
-        verbose: { type: 'boolean', short: 'v' },
-        quiet: { type: 'boolean', short: 'q' },
+        ...LOUDNESS_OPTIONS,
         help: { type: 'boolean', short: 'h' },
       },
     }, io);
   if (typeof args === 'number') return args;
   const v = args.values;
-  const usage = (msg: string) => {
-    io.err(`tenace emulate: ${msg}\n${USAGE}`);
-    return 64;
-  };
+  const usage = (msg: string) => usageError(io, 'emulate', msg, USAGE);
   if (!v.port === !v.pty) return usage(v.port ? 'give --port or --pty, not both' : '--port (or --pty) is required');
   if (!v.deck) return usage('--deck is required');
   if (!v.play) return usage('--play is required');
@@ -180,7 +176,7 @@ export async function emulateCommand(argv: string[], deps: EmulateDeps = {}): Pr
     emu.on('rx', (l) => io.err(`host -> ${l}\n`));
   }
   const abort = new AbortController();
-  const onSignal = () => abort.abort();
+  let releaseSignals = () => {};
   let code = 0;
   let result: PlayResult | undefined;
   try {
@@ -199,10 +195,7 @@ export async function emulateCommand(argv: string[], deps: EmulateDeps = {}): Pr
       io.err(`tenace emulate: cannot open ${link.name}: ${(e as Error).message}\n`);
       return 69;
     }
-    if (deps.signals !== false) {
-      process.on('SIGINT', onSignal);
-      process.on('SIGTERM', onSignal);
-    }
+    releaseSignals = catchStopSignals(deps.signals !== false, () => abort.abort());
     deps.onEmulator?.(emu, () => abort.abort());
     await emu.whenReady();
     if (!v['no-wait']) {
@@ -235,10 +228,7 @@ export async function emulateCommand(argv: string[], deps: EmulateDeps = {}): Pr
     }
     code = result.aborted || abort.signal.aborted ? 130 : 0;
   } finally {
-    if (deps.signals !== false) {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    }
+    releaseSignals();
     await emu.stop();
     await scanner?.close();
     await pair?.close();

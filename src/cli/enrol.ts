@@ -6,7 +6,7 @@
 // refused with a message. Type `undo` (forget the last card) or `quit` on stdin.
 // Exit code: 0 when the deck is complete, 1 when stopped early (the partial file is kept), 66 when the port cannot be
 // opened (nobody is asked to tap a card on a reader that is not there), unless --wait.
-import { type CliIo, STDIO, parseCommand } from './args.js';
+import { type CliIo, STDIO, catchStopSignals, parseCommand, usageError } from './args.js';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
@@ -52,21 +52,12 @@ export async function enrolCommand(argv: string[], deps: EnrolDeps = {}): Promis
     }, io);
   if (typeof args === 'number') return args;
   const v = args.values;
-  if (!v.deck || !v.port) {
-    io.err(`tenace enrol: --deck and --port are required\n${USAGE}`);
-    return 64;
-  }
+  if (!v.deck || !v.port) return usageError(io, 'enrol', '--deck and --port are required', USAGE);
   const order = (v.order ?? 'bridge') as EnrolOrder;
-  if (!ENROL_ORDERS.includes(order)) {
-    io.err(`tenace enrol: --order must be bridge or suit (got "${v.order}")\n`);
-    return 64;
-  }
+  if (!ENROL_ORDERS.includes(order)) return usageError(io, 'enrol', `--order must be bridge or suit (got "${v.order}")`);
   let reader: number | undefined;
   if (v.reader !== undefined) {
-    if (!/^[0-7]$/.test(v.reader)) {
-      io.err(`tenace enrol: --reader must be 0..7 (got "${v.reader}")\n`);
-      return 64;
-    }
+    if (!/^[0-7]$/.test(v.reader)) return usageError(io, 'enrol', `--reader must be 0..7 (got "${v.reader}")`);
     reader = Number(v.reader);
   }
   const out = v.out ?? `${v.deck}.deck.json`;
@@ -156,19 +147,12 @@ export async function enrolCommand(argv: string[], deps: EnrolDeps = {}): Promis
     } else if (cmd === 'quit' || cmd === 'q' || cmd === 'exit') finish('quit');
     else if (cmd !== '') say(`Commands: undo, quit. ${enrol.progress()}  ${enrol.prompt()}`);
   });
-  const onSignal = (sig: NodeJS.Signals) => finish(sig);
-  if (deps.signals !== false) {
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  }
+  const releaseSignals = catchStopSignals(deps.signals !== false, (sig) => finish(sig));
   deps.onDriver?.(driver);
   driver.start();
   await done;
   rl.close();
-  if (deps.signals !== false) {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
+  releaseSignals();
   await driver.stop();
   if (failed) {
     io.err(`tenace enrol: ${failed}\n`);

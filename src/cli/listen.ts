@@ -11,7 +11,7 @@
 // driver's presence set, and the `src` of its last line from this bridge is where the driver
 // resumes: it asks the bridge for the lines after it (`since`), so what happened meanwhile comes
 // in order, never twice; if the bridge has reset since, a snapshot reconciles it, order unknown.
-import { type CliIo, STDIO, parseCommand } from './args.js';
+import { type CliIo, LOUDNESS_OPTIONS, STDIO, catchStopSignals, parseCommand, usageError } from './args.js';
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
 import {
@@ -81,24 +81,17 @@ export async function listenCommand(argv: string[], deps: ListenDeps = {}): Prom
         'heartbeat-timeout': { type: 'string' },
         stamp: { type: 'boolean' },
         wait: { type: 'boolean' },
-        verbose: { type: 'boolean', short: 'v' },
-        quiet: { type: 'boolean', short: 'q' },
+        ...LOUDNESS_OPTIONS,
         help: { type: 'boolean', short: 'h' },
       },
     }, io);
   if (typeof args === 'number') return args;
   const v = args.values;
-  if (!v.port || !v.log) {
-    io.err(`tenace listen: --port and --log are required\n${USAGE}`);
-    return 64;
-  }
+  if (!v.port || !v.log) return usageError(io, 'listen', '--port and --log are required', USAGE);
   const idleArg = positiveInt(v['idle-exit'], '--idle-exit');
   const hbArg = positiveInt(v['heartbeat-timeout'], '--heartbeat-timeout');
   for (const x of [idleArg, hbArg]) {
-    if (x instanceof Error) {
-      io.err(`tenace listen: ${x.message}\n`);
-      return 64;
-    }
+    if (x instanceof Error) return usageError(io, 'listen', x.message);
   }
   const idle = idleArg as number | undefined;
   const hbTimeout = hbArg as number | undefined;
@@ -207,20 +200,14 @@ export async function listenCommand(argv: string[], deps: ListenDeps = {}): Prom
     signalled = true;
     finish(sig);
   };
-  if (deps.signals !== false) {
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  }
+  const releaseSignals = catchStopSignals(deps.signals !== false, onSignal);
   deps.onDriver?.(driver, () => finish('stopped'));
   driver.start();
   armIdle();
 
   const why = await done;
   clearTimeout(idleTimer);
-  if (deps.signals !== false) {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
+  releaseSignals();
   await driver.stop();
   try {
     fsyncSync(fd);
