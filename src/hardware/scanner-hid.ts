@@ -6,10 +6,10 @@
 //
 // The reports are decoded by HidKeyboardDecoder (hid-keyboard.ts); each Enter ends one scan, which
 // becomes a `tray` TableEvent or a `scan-error` event exactly as for the serial scanner.
-import { EventEmitter } from 'node:events';
+import type { EventEmitter } from 'node:events';
 import { HidKeyboardDecoder } from './hid-keyboard.js';
-import { Backoff, type ScannerEvents } from './scanner-serial.js';
-import { MAX_SCAN_LENGTH, printableScan, scanToEvent } from './tray-code.js';
+import { ReopeningScanner } from './scanner-serial.js';
+import { MAX_SCAN_LENGTH, printableScan } from './tray-code.js';
 
 /** The part of node-hid's HIDAsync we use (so tests can pass a fake). */
 export interface HidDevice extends EventEmitter {
@@ -69,34 +69,18 @@ function describeTarget(t: HidTarget): string {
 }
 
 /** A HID keyboard-mode tray scanner: same events as SerialScanner. */
-export class HidScanner extends EventEmitter<ScannerEvents> {
+export class HidScanner extends ReopeningScanner {
   private dev: HidDevice | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = true;
   private readonly decoder: HidKeyboardDecoder;
-  private readonly backoff: Backoff;
-  private readonly source: string;
   private readonly maxLength: number;
-  readonly stats = { scans: 0, errors: 0, opens: 0, disconnects: 0 };
 
   constructor(private readonly opts: HidScannerOptions) {
-    super();
+    super(describeTarget(opts.target), opts.backoffMs);
     this.maxLength = opts.maxLength ?? MAX_SCAN_LENGTH;
     this.decoder = new HidKeyboardDecoder({ maxLength: this.maxLength });
-    this.backoff = new Backoff(opts.backoffMs?.min ?? 250, opts.backoffMs?.max ?? 8000);
-    this.source = describeTarget(opts.target);
   }
 
-  async start(): Promise<void> {
-    if (!this.stopped) return;
-    this.stopped = false;
-    await this.open();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+  protected async closeDevice(): Promise<void> {
     const d = this.dev;
     this.dev = undefined;
     if (d) await quietClose(d);
@@ -119,18 +103,11 @@ export class HidScanner extends EventEmitter<ScannerEvents> {
         });
         continue;
       }
-      const ev = scanToEvent(scan.text, this.source);
-      if (ev.type === 'tray') {
-        this.stats.scans++;
-        this.emit('tray', ev);
-      } else {
-        this.stats.errors++;
-        this.emit('scan-error', ev);
-      }
+      this.handleScan(scan.text);
     }
   }
 
-  private async open(): Promise<void> {
+  protected async open(): Promise<void> {
     if (this.stopped) return;
     let opener: HidOpener;
     try {
@@ -163,15 +140,5 @@ export class HidScanner extends EventEmitter<ScannerEvents> {
       this.retry(e.message);
     });
     this.emit('status', { state: 'open', source: this.source });
-  }
-
-  private retry(error: string): void {
-    if (this.stopped) return;
-    const d = this.backoff.take();
-    this.emit('status', { state: 'closed', source: this.source, error, retryInMs: d });
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.open();
-    }, d);
   }
 }

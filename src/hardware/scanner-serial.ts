@@ -111,20 +111,77 @@ export interface ScannerEvents {
 }
 
 /**
- * A serial tray scanner. `start()` opens the port (retrying until it exists); listen for `tray`,
- * `scan-error` and `status`. `stop()` closes it for good.
+ * What the serial and the HID scanner share: start and stop, reopening with a capped backoff after a failed open or an
+ * unplug (never throwing over it), a scan's text turned into its event, and the counters. The subclass holds the
+ * device (`open`, `closeDevice`).
  */
-export class SerialScanner extends EventEmitter<ScannerEvents> {
-  private port: SerialPortStream | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = true;
-  private readonly backoff: Backoff;
-  private readonly opts: Required<Omit<SerialScannerOptions, 'binding' | 'backoffMs'>> & { binding?: BindingInterface };
+export abstract class ReopeningScanner extends EventEmitter<ScannerEvents> {
+  protected timer: NodeJS.Timeout | undefined;
+  protected stopped = true;
+  protected readonly backoff: Backoff;
   /** Counters for the status page. */
   readonly stats = { scans: 0, errors: 0, opens: 0, disconnects: 0 };
 
-  constructor(opts: SerialScannerOptions) {
+  /** `source` names the device in the events and statuses. */
+  constructor(protected readonly source: string, backoffMs: { min: number; max: number } | undefined) {
     super();
+    this.backoff = new Backoff(backoffMs?.min ?? 250, backoffMs?.max ?? 8000);
+  }
+
+  /** Try to open the device once; on failure call `retry`, and while stopped do nothing. */
+  protected abstract open(): Promise<void>;
+  /** Close the device held, if any, and forget it. */
+  protected abstract closeDevice(): Promise<void>;
+
+  /** Start reading; resolves after the first open attempt (whether or not it succeeded). */
+  async start(): Promise<void> {
+    if (!this.stopped) return;
+    this.stopped = false;
+    await this.open();
+  }
+
+  /** Stop for good: cancel any reopen and close the device. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.closeDevice();
+  }
+
+  /** Feed the text of one scan as if it had been read (for tests and the emulator). */
+  handleScan(text: string): void {
+    const ev = scanToEvent(text, this.source);
+    if (ev.type === 'tray') {
+      this.stats.scans++;
+      this.emit('tray', ev);
+    } else {
+      this.stats.errors++;
+      this.emit('scan-error', ev);
+    }
+  }
+
+  /** Report the device closed and try again after the next backoff delay (unless stopped). */
+  protected retry(error: string): void {
+    if (this.stopped) return;
+    const d = this.backoff.take();
+    this.emit('status', { state: 'closed', source: this.source, error, retryInMs: d });
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.open();
+    }, d);
+  }
+}
+
+/**
+ * A serial tray scanner. `start()` opens the port (retrying until it exists); listen for `tray`,
+ * `scan-error` and `status`. `stop()` closes it for good.
+ */
+export class SerialScanner extends ReopeningScanner {
+  private port: SerialPortStream | undefined;
+  private readonly opts: Required<Omit<SerialScannerOptions, 'binding' | 'backoffMs'>> & { binding?: BindingInterface };
+
+  constructor(opts: SerialScannerOptions) {
+    super(opts.path, opts.backoffMs);
     this.opts = {
       path: opts.path,
       baudRate: opts.baudRate ?? 9600,
@@ -136,21 +193,9 @@ export class SerialScanner extends EventEmitter<ScannerEvents> {
     if (!SCANNER_TERMINATORS.includes(this.opts.terminator)) {
       throw new RangeError(`scanner terminator must be one of ${SCANNER_TERMINATORS.join(', ')} (got "${this.opts.terminator}")`);
     }
-    this.backoff = new Backoff(opts.backoffMs?.min ?? 250, opts.backoffMs?.max ?? 8000);
   }
 
-  /** Start reading; resolves after the first open attempt (whether or not it succeeded). */
-  async start(): Promise<void> {
-    if (!this.stopped) return;
-    this.stopped = false;
-    await this.open();
-  }
-
-  /** Stop for good: cancel any reopen and close the port. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+  protected async closeDevice(): Promise<void> {
     const p = this.port;
     this.port = undefined;
     if (p?.isOpen) await new Promise<void>((res) => p.close(() => res()));
@@ -166,19 +211,7 @@ export class SerialScanner extends EventEmitter<ScannerEvents> {
     return this.port?.isOpen ?? false;
   }
 
-  /** Feed the text of one scan as if it had been read (for tests and the emulator). */
-  handleScan(text: string): void {
-    const ev = scanToEvent(text, this.opts.path);
-    if (ev.type === 'tray') {
-      this.stats.scans++;
-      this.emit('tray', ev);
-    } else {
-      this.stats.errors++;
-      this.emit('scan-error', ev);
-    }
-  }
-
-  private async open(): Promise<void> {
+  protected async open(): Promise<void> {
     if (this.stopped) return;
     const binding = this.opts.binding ?? (await defaultBinding());
     const port = new SerialPortStream({ binding, path: this.opts.path, baudRate: this.opts.baudRate, autoOpen: false });
@@ -237,16 +270,6 @@ export class SerialScanner extends EventEmitter<ScannerEvents> {
       source: this.opts.path,
       at: new Date().toISOString(),
     });
-  }
-
-  private retry(error: string): void {
-    if (this.stopped) return;
-    const d = this.backoff.take();
-    this.emit('status', { state: 'closed', source: this.opts.path, error, retryInMs: d });
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.open();
-    }, d);
   }
 }
 
