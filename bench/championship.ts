@@ -12,7 +12,7 @@
 // Like bench/club.ts it runs in a child process (async parts) that prints its report as JSON.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, createConnection } from 'node:net';
+import { createConnection } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,7 @@ import type { TableEvent } from '../src/formats/table-log.js';
 import { sessionTopics, tableTopics } from '../src/feed/topics.js';
 import { movementByName } from '../src/club/movements/index.js';
 import { type PlannedPlay, type SessionPlan, planSession, trayCodeOf } from '../src/club/session/plan.js';
+import { freePort } from '../src/club/session/director-process.js';
 import { REAL_EVENTS_PER_SECOND } from '../src/club/session/runner.js';
 import { decideScan, parseAssignment, parseTrayRecord } from '../src/club/table-side.js';
 import type { RoundAssignment, ScoreReport, TrayRecord } from '../src/club/types.js';
@@ -72,17 +73,6 @@ export function benchChampionship(opts: ChampionshipBenchOptions = CHAMPIONSHIP_
 
 const progress = (msg: string) => process.stderr.write(`[bench championship] ${msg}\n`);
 const sleep = (n: number) => new Promise((r) => setTimeout(r, n));
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
-}
 
 async function waitForPort(port: number, ms: number): Promise<void> {
   const t0 = Date.now();

@@ -3,10 +3,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect as tcpConnect } from 'node:net';
+import { connect as tcpConnect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import { freePort } from '../../src/club/session/director-process.js';
 
 export const MOSQUITTO = '/usr/sbin/mosquitto';
 
@@ -15,17 +16,8 @@ export function uid(prefix: string): string {
   return prefix + randomBytes(5).toString('hex').replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)]);
 }
 
-/** A TCP port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+// A TCP port nobody listens on right now: the one the director process uses, for the tests that import it from here.
+export { freePort };
 
 function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -117,7 +117,8 @@ export function directorConfig(o: DirectorProcessOptions, port: number): Record<
   };
 }
 
-function freePort(): Promise<number> {
+/** A TCP port on 127.0.0.1 nobody listens on right now (also used by the benchmarks and the broker tests). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);
