@@ -4,7 +4,7 @@
 // The director: the whole Score and every call with the engine's verdict. Pure: no I/O, no clock.
 import type { Seat, Side } from '../cards/seat.js';
 import type { DealFacts, HonoursClaim, Table } from '../laws/engine.js';
-import { type Score, type ScoreOptions, rulesFor, scoreOf, startScore } from '../laws/score/index.js';
+import { type Score, type ScoreFinding, type ScoreOptions, rulesFor, scoreOf, startScore } from '../laws/score/index.js';
 import type { DealResult } from '../laws/types.js';
 
 /** An honours call as the public may hear it: who called and how many, never which cards (English Law 7). */
@@ -16,15 +16,11 @@ export interface PublicHonoursCall {
   board?: number;
 }
 
-/** A score finding as the public may see it: the false call, without the cards that show it false. */
-export interface PublicScoreFinding {
-  kind: 'false-honours-claim';
-  seat?: Seat;
-  side: Side;
-  board?: number;
-  law: string;
-  message: string;
-}
+/**
+ * A score finding as the public may see it: the keeper's fields, its message rewritten without the cards that show
+ * the call false (publicScore).
+ */
+export type PublicScoreFinding = ScoreFinding;
 
 /**
  * The score of a social game on the public `state`: the keeper's Score without card-naming texts, plus the honours
