@@ -1,17 +1,15 @@
 // Enrolment: the pure state machine, and `tenace enrol` on MockBinding.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type * as BindingMock from '@serialport/binding-mock' with { 'resolution-mode': 'require' };
 import { enrolCommand } from '../../src/cli/enrol.js';
 import { DeckSet, loadDeckFile, virtualDeck, writeDeckFile } from '../../src/hardware/deck.js';
 import { cardName, Enrolment, enrolmentOrder } from '../../src/hardware/enrol.js';
 import { decodeLine, encodeFrame, type Frame } from '../../src/hardware/protocol.js';
+import { MockBinding, scriptedPort } from './mock-port.js';
 
-const { MockBinding } = createRequire(import.meta.url)('@serialport/binding-mock') as typeof BindingMock;
 
 // Every scratch folder of this file is made in one folder, removed after its tests (nothing left in /tmp).
 const scratch = mkdtempSync(join(tmpdir(), 'tenace-enrol-'));
@@ -89,38 +87,26 @@ describe('tenace enrol (MockBinding)', () => {
 
   /** Starts `enrol` against a mock device that answers ident/present; returns a tap function. */
   function start(argv: string[], path: string) {
-    MockBinding.createPort(path, { echo: false, record: false });
     let seq = 0;
     let out = '';
-    let port: BindingMock.MockPortBinding | undefined;
+    const { binding, port } = scriptedPort(path, (buf) => {
+      for (const line of buf.toString('latin1').split('\n')) {
+        const r = decodeLine(line);
+        if (!r.ok) continue;
+        setImmediate(() => {
+          send({ type: 'ack', hseq: r.frame.seq, cmd: r.frame.type });
+          if (r.frame.type === 'ident') send({ type: 'identity', fw: '2.0.0', proto: 2, readers: 4, reset: 'power', uptimeS: 1, boot: 1 });
+          if (r.frame.type === 'present') {
+            send({ type: 'snap', hseq: r.frame.seq, total: 0 });
+            send({ type: 'snapend', hseq: r.frame.seq, total: 0, status: 'OOOO' });
+          }
+        });
+      }
+    });
     const send = (f: Omit<Frame, 'seq'>) => {
       seq = seq >= 65535 ? 1 : seq + 1;
-      port?.emitData(`${encodeFrame({ ...f, seq } as Frame)}\n`);
+      port()?.emitData(`${encodeFrame({ ...f, seq } as Frame)}\n`);
     };
-    const binding = {
-      ...MockBinding,
-      open: async (o: Parameters<typeof MockBinding.open>[0]) => {
-        const b = await MockBinding.open(o);
-        port = b;
-        const write = b.write.bind(b);
-        b.write = async (buf: Buffer) => {
-          await write(buf);
-          for (const line of buf.toString('latin1').split('\n')) {
-            const r = decodeLine(line);
-            if (!r.ok) continue;
-            setImmediate(() => {
-              send({ type: 'ack', hseq: r.frame.seq, cmd: r.frame.type });
-              if (r.frame.type === 'ident') send({ type: 'identity', fw: '2.0.0', proto: 2, readers: 4, reset: 'power', uptimeS: 1, boot: 1 });
-              if (r.frame.type === 'present') {
-                send({ type: 'snap', hseq: r.frame.seq, total: 0 });
-                send({ type: 'snapend', hseq: r.frame.seq, total: 0, status: 'OOOO' });
-              }
-            });
-          }
-        };
-        return b;
-      },
-    } as typeof MockBinding;
     const input = new PassThrough();
     const done = enrolCommand(argv, { io: { out: (s) => (out += s), err: (s) => (out += s) }, binding, input, signals: false });
     return {

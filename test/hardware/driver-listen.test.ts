@@ -1,17 +1,15 @@
 // `tenace listen` on MockBinding: writes the TableEvents it sees as ndjson, stops on idle, and a
 // restart on the same log continues it without inventing anything twice.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type * as BindingMock from '@serialport/binding-mock' with { 'resolution-mode': 'require' };
 import { listenCommand } from '../../src/cli/listen.js';
 import { virtualDeck, writeDeckFile } from '../../src/hardware/deck.js';
+import { MockBinding, scriptedPort } from './mock-port.js';
 import { ScriptedDevice } from './scripted-device.js';
 import { parseTableLog } from '../../src/formats/table-log.js';
 
-const { MockBinding } = createRequire(import.meta.url)('@serialport/binding-mock') as typeof BindingMock;
 // Every scratch folder of this file is made in one folder, removed after its tests (nothing left in /tmp).
 const scratch = mkdtempSync(join(tmpdir(), 'tenace-listen-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -19,22 +17,10 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** A scripted v2 device (scripted-device.ts) behind MockBinding: it answers each host line written to the port. */
 function device(path: string) {
-  MockBinding.createPort(path, { echo: false, record: false });
-  let port: BindingMock.MockPortBinding | undefined;
-  const dev = new ScriptedDevice(77, (line) => { if (port?.isOpen) port.emitData(line); }, 3);
-  const binding = {
-    ...MockBinding,
-    open: async (o: Parameters<typeof MockBinding.open>[0]) => {
-      const b = await MockBinding.open(o);
-      port = b;
-      const write = b.write.bind(b);
-      b.write = async (buf: Buffer) => {
-        await write(buf);
-        for (const line of buf.toString('latin1').split('\n')) setImmediate(() => dev.hostLine(line));
-      };
-      return b;
-    },
-  } as typeof MockBinding;
+  const { binding, port } = scriptedPort(path, (buf) => {
+    for (const line of buf.toString('latin1').split('\n')) setImmediate(() => dev.hostLine(line));
+  });
+  const dev = new ScriptedDevice(77, (line) => { const p = port(); if (p?.isOpen) p.emitData(line); }, 3);
   return Object.assign(dev, { binding });
 }
 

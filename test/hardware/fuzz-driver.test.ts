@@ -2,14 +2,11 @@
 // port into the splitter, decoder and driver. No crash, every bad line counted exactly once
 // (the sum of the per-code counters equals the number of bad lines), and the events stay sane:
 // for each (seat, card) places and lifts alternate, starting with a place.
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import type * as BindingMock from '@serialport/binding-mock' with { 'resolution-mode': 'require' };
 import { BridgeDriver, type SeatEvent } from '../../src/hardware/bridge-driver.js';
 import { DeckSet, virtualDeck } from '../../src/hardware/deck.js';
 import { decodeLine, encodeFrame, type Frame, isDeviceType, LINE_ERRORS } from '../../src/hardware/protocol.js';
-
-const { MockBinding } = createRequire(import.meta.url)('@serialport/binding-mock') as typeof BindingMock;
+import { MockBinding, type MockPortBinding, scriptedPort } from './mock-port.js';
 
 function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
@@ -116,29 +113,17 @@ describe('fuzz: splitter + decoder + driver', () => {
 
     // The port: answer the driver's ident, then pour the lines in, in random-sized chunks.
     const path = '/dev/serial/by-id/usb-fuzz';
-    MockBinding.createPort(path, { echo: false, record: false, maxReadSize: 4096 });
-    let port: BindingMock.MockPortBinding | undefined;
-    const binding = {
-      ...MockBinding,
-      open: async (o: Parameters<typeof MockBinding.open>[0]) => {
-        const b = await MockBinding.open(o);
-        port = b;
-        const write = b.write.bind(b);
-        let answered = false;
-        b.write = async (buf: Buffer) => {
-          await write(buf);
-          const r = decodeLine(buf.toString('latin1').trim());
-          if (!answered && r.ok && r.frame.type === 'ident') {
-            answered = true;
-            const f = (x: Omit<Frame, 'seq'>, s: number) => `${encodeFrame({ ...x, seq: s } as Frame)}\n`;
-            setImmediate(() =>
-              b.emitData(f({ type: 'ack', hseq: r.frame.seq, cmd: 'ident' }, 1) + f({ type: 'identity', fw: '2.0.0', proto: 2, readers: 4, reset: 'power', uptimeS: 9, boot: 1 }, 2)),
-            );
-          }
-        };
-        return b;
-      },
-    } as typeof MockBinding;
+    let answered: MockPortBinding | undefined; // the first ident on each open is answered
+    const { binding, port } = scriptedPort(path, (buf, b) => {
+      const r = decodeLine(buf.toString('latin1').trim());
+      if (answered !== b && r.ok && r.frame.type === 'ident') {
+        answered = b;
+        const f = (x: Omit<Frame, 'seq'>, s: number) => `${encodeFrame({ ...x, seq: s } as Frame)}\n`;
+        setImmediate(() =>
+          b.emitData(f({ type: 'ack', hseq: r.frame.seq, cmd: 'ident' }, 1) + f({ type: 'identity', fw: '2.0.0', proto: 2, readers: 4, reset: 'power', uptimeS: 9, boot: 1 }, 2)),
+        );
+      }
+    }, { maxReadSize: 4096 });
     // Only ident is answered: every since fails after its three short tries, and the driver goes on
     // with live lines as order-unknown, waiting for a snapshot that never comes.
     const driver = new BridgeDriver({ path, bridgeId: 'fz', binding, decks, heartbeatTimeoutMs: 60_000, commandTimeoutMs: 5, snapshotTimeoutMs: 60_000 });
@@ -158,7 +143,7 @@ describe('fuzz: splitter + decoder + driver', () => {
     const stream = Buffer.from(lines.join('\n') + '\n', 'latin1');
     for (let at = 0; at < stream.length; ) {
       const n = 1 + int(8192);
-      port!.emitData(stream.subarray(at, at + n));
+      port()!.emitData(stream.subarray(at, at + n));
       at += n;
       if (rnd() < 0.05) await new Promise((r) => setImmediate(r));
     }
