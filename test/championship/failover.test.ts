@@ -1,22 +1,18 @@
 // Director instances as a championship runs them: `tenace director --instance NAME` processes sharing one PostgreSQL
 // database, against the real Mosquitto. One is killed (-9) in the middle of a deal: once its leases expire another
 // takes its tables, asks them for what it missed, and the standings go on updating with nothing lost or doubled.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DirectorStore } from '../../src/club/director/store.js';
 import type { RoundAssignment, ScoreReport } from '../../src/club/types.js';
 import { waitFor } from '../feed/broker.js';
 import { EXPECTED, seedHand } from '../club/director-rig.js';
 import { freshDb } from '../club/store-engines.js';
-import { processRig, resultsIn } from './process-rig.js';
+import { cleanupAfterEach, processRig, resultsIn } from './process-rig.js';
 
 const T = 30_000;
 
 describe('director instances as processes on PostgreSQL', () => {
-  const cleanup: (() => Promise<unknown>)[] = [];
-  afterEach(async () => {
-    for (const f of cleanup.reverse()) await f().catch(() => undefined);
-    cleanup.length = 0;
-  });
+  const cleanup = cleanupAfterEach();
 
   it('kill -9 of the instance following a table mid-deal: another takes the table over, the standings keep updating, every event and result once', async () => {
     const db = await freshDb('postgres');

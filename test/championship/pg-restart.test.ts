@@ -1,22 +1,18 @@
 // PostgreSQL restarted under two director instances mid-session: the instances stop acknowledging while it is down,
 // restart their service once it answers again, take their leases back, and the standings end with every result once.
 // A private PostgreSQL on a free port (the machine's own on 5432 is shared by other tests and must not be stopped).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DirectorStore } from '../../src/club/director/store.js';
 import type { RoundAssignment, ScoreReport } from '../../src/club/types.js';
 import { sleep, waitFor } from '../feed/broker.js';
 import { seedHand } from '../club/director-rig.js';
 import { startOwnPostgres } from '../helpers/own-postgres.js';
-import { processRig, resultsIn } from './process-rig.js';
+import { cleanupAfterEach, processRig, resultsIn } from './process-rig.js';
 
 const T = 40_000;
 
 describe('PostgreSQL restarted mid-session', () => {
-  const cleanup: (() => Promise<unknown>)[] = [];
-  afterEach(async () => {
-    for (const f of cleanup.reverse()) await f().catch(() => undefined);
-    cleanup.length = 0;
-  });
+  const cleanup = cleanupAfterEach();
 
   it('the director instances reconnect, and nothing is lost or counted twice', async () => {
     const pg = await startOwnPostgres();
