@@ -129,6 +129,15 @@ export class DirectorService {
   private standings: ScoreReport | null = null;
   private standingsDirty = true;
   private snap: DirectorSnapshot | null = null;
+  /** The snapshot is older than the state: build it again when next due (or when asked for it). */
+  private snapDirty = true;
+  /** performance.now() before which no new snapshot is built: 9 times the cost of the last one (see flushNow). */
+  private snapDue = 0;
+  private snapTimer: NodeJS.Timeout | null = null;
+  /** The schedule as JSON, written once: it is the bulk of a championship's snapshot and never changes. */
+  private scheduleJson: string | null = null;
+  /** Retained topics where only the latest message counts: the body waiting while one is in flight (null: none). */
+  private readonly latest = new Map<string, string | null>();
   private readonly watchers = new Set<(s: DirectorSnapshot) => void>();
   private chain: Promise<void> = Promise.resolve();
   private flushTimer: NodeJS.Timeout | null = null;
@@ -228,6 +237,7 @@ export class DirectorService {
     if (this.leases) await this.leases.stop(!this.failed);
     if (this.retryTimer) clearInterval(this.retryTimer);
     if (this.flushTimer) clearTimeout(this.flushTimer);
+    if (this.snapTimer) clearTimeout(this.snapTimer);
     await this.chain.catch(() => undefined);
     if (this.client) await this.client.endAsync().catch(() => undefined);
     if (this.web) await this.web.close().catch((err: unknown) => this.log.warn({ err }, 'director page did not close cleanly'));
@@ -236,7 +246,11 @@ export class DirectorService {
 
   /** The latest snapshot (what the page shows). */
   snapshot(): DirectorSnapshot {
-    return this.snap ?? this.buildSnapshot();
+    if (!this.snap || this.snapDirty) {
+      this.snap = this.buildSnapshot();
+      this.snapDirty = false;
+    }
+    return this.snap;
   }
 
   /** Call `fn` on every new snapshot; returns the unsubscribe. */
@@ -441,6 +455,27 @@ export class DirectorService {
     });
   }
 
+  /**
+   * Publish a retained message of which only the latest counts (standings, snapshot, released trays): while one is
+   * in flight, a newer one waits and replaces any other waiting. A director that publishes faster than the broker
+   * acknowledges then holds one message a topic, not a queue that grows without bound.
+   */
+  private pubLatest(topic: string, body: string): void {
+    const c = this.client;
+    if (!c || this.failed) return;
+    if (this.latest.has(topic)) {
+      this.latest.set(topic, body);
+      return;
+    }
+    this.latest.set(topic, null);
+    c.publish(topic, body, { qos: 1, retain: true }, (err) => {
+      if (err && !this.stopped) this.log.warn({ err: err.message, topic }, 'director: publish failed');
+      const next = this.latest.get(topic);
+      this.latest.delete(topic);
+      if (next != null && !this.stopped) this.pubLatest(topic, next);
+    });
+  }
+
   private publishAll(): void {
     for (const ts of this.followed()) {
       const a = this.assignments.get(ts.id);
@@ -453,7 +488,7 @@ export class DirectorService {
   private publishSessionTopics(): void {
     this.pub(this.topics.schedule, this.schedule, true);
     for (const r of this.records.values()) this.pub(this.topics.tray(r.board), r, true);
-    this.pub(this.topics.released, this.releasedMessage(), true);
+    this.pubLatest(this.topics.released, JSON.stringify(this.releasedMessage()));
     this.standingsDirty = true;
     this.flushNow();
   }
@@ -870,7 +905,7 @@ export class DirectorService {
     if (released.length === this.released.length && released.every((b, i) => b === this.released[i])) return;
     this.released = released;
     work.publish(() => {
-      if (this.leader) this.pub(this.topics.released, this.releasedMessage(), true);
+      if (this.leader) this.pubLatest(this.topics.released, JSON.stringify(this.releasedMessage()));
     });
   }
 
@@ -1112,22 +1147,50 @@ export class DirectorService {
       if (travellers.length > 0) {
         try {
           this.standings = this.fns.scoreTravellers(travellers, this.c.scoring.method ? { method: this.c.scoring.method } : {});
-          this.pub(this.topics.standings, this.standings, true);
+          this.pubLatest(this.topics.standings, JSON.stringify(this.standings));
         } catch (err) {
           // Logged once per reason: the next change of the travellers tries again.
           this.warnOnce(`scoreTravellers:${(err as Error).message}`, { err: (err as Error).message }, 'director: cannot score the travellers');
         }
       }
     }
-    this.snap = this.buildSnapshot();
-    if (this.leader) this.pub(this.topics.director, this.snap, true);
+    this.snapDirty = true;
+    this.flushSnapshot();
+  }
+
+  /**
+   * Build and send the snapshot (retained topic, page watchers) when it is due. It holds the whole schedule, grid
+   * and records: 5 MB at 200 tables, where the standings are a few kB. So the next one waits 9 times as long as this
+   * one took (at least FLUSH_MS), which keeps it to a tenth of the director's time at any size, and no instance
+   * builds it for nobody: only the holder of partition 0 publishes it, and a page asks for it.
+   */
+  private flushSnapshot(): void {
+    if (!this.snapDirty || this.failed || this.stopped || this.snapTimer) return;
+    if (!this.leader && this.watchers.size === 0) return;
+    const wait = this.snapDue - performance.now();
+    if (wait > 0) {
+      this.snapTimer = setTimeout(() => { this.snapTimer = null; this.flushSnapshot(); }, wait);
+      return;
+    }
+    const t0 = performance.now();
+    const snap = this.snapshot();
+    if (this.leader) this.pubLatest(this.topics.director, this.snapshotJson(snap));
     for (const w of this.watchers) {
       try {
-        w(this.snap);
+        w(snap);
       } catch (err) {
         this.log.warn({ err }, 'director: a snapshot watcher failed');
       }
     }
+    const t1 = performance.now();
+    this.snapDue = t1 + Math.max(FLUSH_MS, 9 * (t1 - t0));
+  }
+
+  /** The snapshot as JSON, the schedule spliced in from its one serialisation. */
+  private snapshotJson(snap: DirectorSnapshot): string {
+    this.scheduleJson ??= JSON.stringify(this.schedule);
+    // A string value cannot hold an unescaped `"schedule":0`, so the first one is the key itself.
+    return JSON.stringify({ ...snap, schedule: 0 }).replace('"schedule":0', () => `"schedule":${this.scheduleJson}`);
   }
 
   private buildSnapshot(): DirectorSnapshot {
