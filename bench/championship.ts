@@ -28,6 +28,7 @@ import { REAL_EVENTS_PER_SECOND } from '../src/club/session/runner.js';
 import { decideScan, parseAssignment, parseTrayRecord } from '../src/club/table-side.js';
 import type { RoundAssignment, ScoreReport, TrayRecord } from '../src/club/types.js';
 import type { BenchReport, SanityLine } from './harness.js';
+import { floorLatencies } from './mqtt-floor.js';
 import { ROOT, mb, ms, pct, ratio, rssKb, runChild, serveChild, table as textTable } from './harness.js';
 
 export interface ChampionshipBenchOptions {
@@ -398,31 +399,6 @@ class StandingsWatch {
   close(): Promise<void> { return this.client.endAsync(); }
 }
 
-/** The floor: published in a room, over the bridge, relayed by a bare client at the centre, received at the centre. */
-async function floorLatencies(rooms: Broker[], centre: Broker, n: number, tag: string): Promise<number[]> {
-  const opts = { protocolVersion: 5 as const };
-  const pubs = await Promise.all(rooms.map((r, i) => mqtt.connectAsync(r.url, { ...opts, clientId: `tenace-bench-champ-pub${i}-${tag}` })));
-  const [relay, sub] = await Promise.all(['relay', 'sub'].map((k) => mqtt.connectAsync(centre.url, { ...opts, clientId: `tenace-bench-champ-${k}-${tag}` })));
-  for (const c of [...pubs, relay, sub]) (c.stream as { setNoDelay?: (on: boolean) => void }).setNoDelay?.(true);
-  const a = `tenace-bench/champ-floor/${tag}/a`;
-  const b = `tenace-bench/champ-floor/${tag}/b`;
-  relay.on('message', (_t, payload) => { relay.publish(b, payload, { qos: 1 }); });
-  await relay.subscribeAsync(a, { qos: 1 });
-  const got: number[] = [];
-  sub.on('message', (_t, payload) => { got.push(performance.now() - Number(payload.toString())); });
-  await sub.subscribeAsync(b, { qos: 1 });
-  // The bridges subscribe at the centre on their own schedule: wait until a probe goes through each room.
-  await sleep(500);
-  for (let i = 0; i < n; i++) {
-    pubs[i % pubs.length].publish(a, String(performance.now()), { qos: 1 });
-    await sleep(5);
-  }
-  const t0 = Date.now();
-  while (got.length < n && Date.now() - t0 < 10_000) await sleep(20);
-  await Promise.all([...pubs, relay, sub].map((c) => c.endAsync()));
-  return got.sort((x, y) => x - y);
-}
-
 /** Wait until every instance holds a lease and the holders have not changed for 3 s (or `ms` passes). */
 async function leasesSettled(url: string, session: string, instances: number, ms: number): Promise<{ settled: boolean; holders: string }> {
   const c = new pg.Client({ connectionString: url });
@@ -581,7 +557,8 @@ async function child(o: ChampionshipBenchOptions): Promise<BenchReport> {
     } finally {
       await c.end();
     }
-    if (brokers) floor = await floorLatencies(brokers.rooms, brokers.centre, o.floorMessages, tag);
+    // (b)'s floor: published in a room, over the bridge, relayed by a bare client at the centre, received there.
+    if (brokers) floor = await floorLatencies({ publishAt: brokers.rooms.map((r) => r.url), relayAt: brokers.centre.url, n: o.floorMessages, name: 'champ', tag, settleMs: 500 });
   } catch (e) {
     sanity.push({ what: 'database read and floor measured', value: (e as Error).message.slice(0, 400), ok: false });
   } finally {

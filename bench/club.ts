@@ -7,13 +7,13 @@
 // The benchmark runs in a child process (async parts) that prints its report as JSON, like bench/daemon.ts.
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
-import mqtt from 'mqtt';
 import { createLogger } from '../src/config/logger.js';
 import { movementByName } from '../src/club/movements/index.js';
 import { planSession } from '../src/club/session/plan.js';
 import { runSession, type SessionOutcome } from '../src/club/session/runner.js';
 import type { DirectorProcess } from '../src/club/session/director-process.js';
 import type { BenchReport, SanityLine } from './harness.js';
+import { floorLatencies } from './mqtt-floor.js';
 import { ROOT, mb, ms, pct, ratio, rssKb, runChild, serveChild, table as textTable } from './harness.js';
 
 export interface ClubBenchOptions {
@@ -40,30 +40,6 @@ export function benchClub(opts: ClubBenchOptions = CLUB_DEFAULTS): BenchReport {
 }
 
 const progress = (msg: string) => process.stderr.write(`[bench club] ${msg}\n`);
-
-/** The floor of (a): publish → relay client → subscriber, through the broker twice; latencies in ms, sorted. */
-async function floorLatencies(broker: string, n: number, tag: string): Promise<number[]> {
-  const opts = { protocolVersion: 5 as const };
-  const [pub, relay, sub] = await Promise.all(['pub', 'relay', 'sub'].map((k) => mqtt.connectAsync(broker, { ...opts, clientId: `tenace-bench-club-${k}-${tag}` })));
-  // The feed and the director turn Nagle off on their sockets (mqtt.js does not): so does the floor, or it measures
-  // delayed ACKs instead of the broker.
-  for (const c of [pub, relay, sub]) (c.stream as { setNoDelay?: (on: boolean) => void }).setNoDelay?.(true);
-  const a = `tenace-bench/club-floor/${tag}/a`;
-  const b = `tenace-bench/club-floor/${tag}/b`;
-  relay.on('message', (_t, payload) => { relay.publish(b, payload, { qos: 1 }); });
-  await relay.subscribeAsync(a, { qos: 1 });
-  const got: number[] = [];
-  sub.on('message', (_t, payload) => { got.push(performance.now() - Number(payload.toString())); });
-  await sub.subscribeAsync(b, { qos: 1 });
-  for (let i = 0; i < n; i++) {
-    pub.publish(a, String(performance.now()), { qos: 1 });
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  const t0 = Date.now();
-  while (got.length < n && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 20));
-  await Promise.all([pub, relay, sub].map((c) => c.endAsync()));
-  return got.sort((x, y) => x - y);
-}
 
 /** A `node -e` holding one mqtt.js connection: the least a director process could weigh. */
 async function nodeFloorRssKb(broker: string): Promise<number> {
@@ -112,7 +88,8 @@ async function child(o: ClubBenchOptions): Promise<BenchReport> {
   } finally {
     clearInterval(sampler);
   }
-  const floor = await floorLatencies(o.broker, o.floorMessages, tag);
+  // (a)'s floor: the table → director → subscriber hops through the one broker.
+  const floor = await floorLatencies({ publishAt: [o.broker], relayAt: o.broker, n: o.floorMessages, name: 'club', tag });
   const nodeKb = await nodeFloorRssKb(o.broker);
   const lat = (outcome?.timings ?? []).filter((t) => t.scoredAt !== undefined).map((t) => t.scoredAt! - t.lastCardAt).sort((a, b) => a - b);
   notes.push(`broker: Mosquitto at ${o.broker}; node ${process.version}; load average ${load0} at start, ${loadavg()[0].toFixed(2)} at end; ${((Date.now() - t0) / 1000).toFixed(1)} s in all`);
