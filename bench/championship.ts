@@ -29,7 +29,7 @@ import { decideScan, parseAssignment, parseTrayRecord } from '../src/club/table-
 import type { RoundAssignment, ScoreReport, TrayRecord } from '../src/club/types.js';
 import type { BenchReport, SanityLine } from './harness.js';
 import { floorLatencies } from './mqtt-floor.js';
-import { ROOT, mb, ms, pct, ratio, rssKb, runChild, serveChild, table as textTable } from './harness.js';
+import { ROOT, latencyTable, mb, rssKb, runChild, serveChild, table as textTable } from './harness.js';
 
 export interface ChampionshipBenchOptions {
   seed: number;
@@ -595,10 +595,7 @@ async function child(o: ChampionshipBenchOptions): Promise<BenchReport> {
   ]));
   notes.push('');
   notes.push('(b) card-to-standings: last card published at the table → first retained standings at the centre holding the result');
-  notes.push(textTable(['path', 'samples', 'p50', 'p99', 'max', 'p99 / floor'], [
-    ['tables → bridge → directors → standings', String(lat.length), ms(pct(lat, 50)), ms(pct(lat, 99)), ms(lat.at(-1) ?? NaN), ratio(pct(lat, 99), pct(floor, 99))],
-    ['floor: room → bridge → relay at centre', String(floor.length), ms(pct(floor, 50)), ms(pct(floor, 99)), ms(floor.at(-1) ?? NaN), '1.00x'],
-  ]));
+  notes.push(latencyTable('tables → bridge → directors → standings', lat, 'floor: room → bridge → relay at centre', floor));
   notes.push('');
   notes.push('(c) director RSS (VmRSS)');
   notes.push(textTable(['instance', 'idle 2 s after start', 'peak', 'at end'], directors.map((d, i) => [d.instance, mb(d.idleKb), mb(d.peakKb), mb(endKb[i])])));

@@ -14,7 +14,7 @@ import { runSession, type SessionOutcome } from '../src/club/session/runner.js';
 import type { DirectorProcess } from '../src/club/session/director-process.js';
 import type { BenchReport, SanityLine } from './harness.js';
 import { floorLatencies } from './mqtt-floor.js';
-import { ROOT, mb, ms, pct, ratio, rssKb, runChild, serveChild, table as textTable } from './harness.js';
+import { ROOT, latencyTable, mb, ratio, rssKb, runChild, serveChild } from './harness.js';
 
 export interface ClubBenchOptions {
   seed: number;
@@ -96,10 +96,7 @@ async function child(o: ClubBenchOptions): Promise<BenchReport> {
   notes.push(`session: ${o.tables} tables of ${o.movement}, ${schedule.rounds.length} round(s) of ${o.boardsPerRound} tray(s) (${plan.trays.size} trays in play, ${outcome?.check.plays ?? 0} plays), ${o.speed}x real play (a card event every ${(1.5 / o.speed).toFixed(2)} s at each table); tables on in-process serial lines, the director is \`tenace director\` (SQLite)`);
   notes.push('');
   notes.push('(a) card-to-standings: last card journaled at the table → first retained standings holding the result');
-  notes.push(textTable(['path', 'samples', 'p50', 'p99', 'max', 'p99 / floor'], [
-    ['director', String(lat.length), ms(pct(lat, 50)), ms(pct(lat, 99)), ms(lat.at(-1) ?? NaN), ratio(pct(lat, 99), pct(floor, 99))],
-    ['floor: Mosquitto twice (relay)', String(floor.length), ms(pct(floor, 50)), ms(pct(floor, 99)), ms(floor.at(-1) ?? NaN), '1.00x'],
-  ]));
+  notes.push(latencyTable('director', lat, 'floor: Mosquitto twice (relay)', floor));
   notes.push('');
   notes.push(`(b) director RSS (VmRSS): idle 2 s after start ${mb(idleKb)}, peak ${mb(peakKb)}; node -e with one mqtt.js client ${mb(nodeKb)} → peak ${ratio(peakKb, nodeKb)}`);
   notes.push('');

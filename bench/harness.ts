@@ -144,6 +144,14 @@ export const mb = (kb: number) => (Number.isFinite(kb) ? `${(kb / 1024).toFixed(
 /** a / b as `1.23x`, or n/a when either is not a number or b is not positive. */
 export const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a');
 
+/** Latencies (ms, sorted) against their floor as a table: samples, p50, p99, max, and p99 over the floor's p99. */
+export function latencyTable(path: string, lat: readonly number[], floorPath: string, floor: readonly number[]): string {
+  return table(['path', 'samples', 'p50', 'p99', 'max', 'p99 / floor'], [
+    [path, String(lat.length), ms(pct(lat, 50)), ms(pct(lat, 99)), ms(lat.at(-1) ?? NaN), ratio(pct(lat, 99), pct(floor, 99))],
+    [floorPath, String(floor.length), ms(pct(floor, 50)), ms(pct(floor, 99)), ms(floor.at(-1) ?? NaN), '1.00x'],
+  ]);
+}
+
 /** A process's resident memory (VmRSS) in kB, NaN when it is gone or unknown. */
 export function rssKb(pid: number | undefined): number {
   if (pid === undefined) return NaN;
