@@ -162,11 +162,18 @@ async function startBrokers(work: string): Promise<{ centre: Broker; rooms: Brok
 
 interface Director { instance: string; proc: ChildProcess; peakKb: number; idleKb: number; tail: string; exit: string | null; stopping: boolean }
 
+/** The shipped central broker's message_size_limit: the directors' mqtt.maxMessageBytes (docs/championship.md). */
+function centralMessageLimit(): number {
+  const m = /^message_size_limit\s+(\d+)$/m.exec(readFileSync(join(ROOT, 'mosquitto', 'central.conf'), 'utf8'));
+  if (!m) throw new Error('mosquitto/central.conf has no message_size_limit line: the directors need it as mqtt.maxMessageBytes');
+  return Number(m[1]);
+}
+
 function directorYaml(o: ChampionshipBenchOptions, x: { club: string; session: string; broker: string; db: string; instance: string }): string {
   return stringify({
     club: { id: x.club }, session: x.session, variant: 'duplicate-whist',
     movement: { name: 'mitchell', tables: o.tables, boardsPerRound: o.boardsPerRound },
-    mqtt: { url: x.broker },
+    mqtt: { url: x.broker, maxMessageBytes: centralMessageLimit() },
     store: { url: `${o.pgServer}/${x.db}` },
     ...(o.cluster ? { cluster: { partitions: o.partitions, leaseSeconds: 10, heartbeatSeconds: 2, instance: x.instance } } : {}),
     http: { enabled: false },

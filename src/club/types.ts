@@ -228,7 +228,8 @@ export interface ScoreReport {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The director's session snapshot (retained on `club/<session>/director`, served to the director page)
+// The director's session snapshot (served whole to the director page; retained on `club/<session>/director` as a
+// DirectorSnapshotMessage)
 
 /** One table as the director sees it. */
 export interface DirectorTableView {
@@ -273,6 +274,12 @@ export interface DirectorSnapshot {
   standings: ScoreReport | null;
   at: string;
 }
+
+/**
+ * The snapshot as retained on MQTT (`club/<session>/director`): no schedule or standings (each has its own topic) and
+ * the progress of the rounds begun only, so that a championship's snapshot fits the broker's message size limit.
+ */
+export type DirectorSnapshotMessage = Omit<DirectorSnapshot, 'schedule' | 'standings'>;
 
 /** A finished session as the exports (PBN 2.1 with results, USEBIO 1.2, CSV travellers) read it. */
 export interface SessionExport {

@@ -43,7 +43,7 @@ describe.each(CASES)('director instances sharing a store on $engine, broker $bro
       const store = await DirectorStore.open(db.url);
       const config = testConfig(club, db.url, {
         cluster: { partitions: 2, leaseSeconds: 4, heartbeatSeconds: 1, instance },
-        mqtt: { url, keepalive: 30, baseTopic: 'tenace', protocolVersion: broker === 'aedes' ? 4 : 5 },
+        mqtt: { url, keepalive: 30, baseTopic: 'tenace', protocolVersion: broker === 'aedes' ? 4 : 5, maxMessageBytes: 262144 },
       });
       const s = new DirectorService({ config, log: quietLog, schedule: SCHEDULE, store, club: STUBS, web: false, requestRetryMs: 400 });
       await s.start();

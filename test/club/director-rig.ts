@@ -50,7 +50,7 @@ export function testConfig(club: string, storeUrl: string, over: Partial<Directo
   return {
     club: { id: club }, session: 's1', variant: 'duplicate-whist',
     movement: { name: SCHEDULE.movement, tables: 2 }, tables: ['1', '2'],
-    mqtt: { url: BROKER, keepalive: 30, baseTopic: 'tenace', protocolVersion: 5 }, store: { url: storeUrl },
+    mqtt: { url: BROKER, keepalive: 30, baseTopic: 'tenace', protocolVersion: 5, maxMessageBytes: 262144 }, store: { url: storeUrl },
     http: { enabled: false, host: '127.0.0.1', port: 0 }, scoring: {}, embargo: 'tray-complete', log: { level: 'warn' }, ...over,
   };
 }

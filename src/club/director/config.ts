@@ -25,7 +25,7 @@ export interface DirectorConfig {
   movement: { name: string; tables: number; boardsPerRound?: number; options?: Record<string, string | number | boolean>; schedule?: string };
   /** Table ids in schedule order: tables[k] is table number k+1 of the schedule. Default "1".."N". */
   tables: string[];
-  mqtt: { url: string; username?: string; password?: string; passwordFile?: string; clientId?: string; keepalive: number; baseTopic: string; protocolVersion: 4 | 5 };
+  mqtt: { url: string; username?: string; password?: string; passwordFile?: string; clientId?: string; keepalive: number; baseTopic: string; protocolVersion: 4 | 5; maxMessageBytes: number };
   /** `sqlite:PATH` or `postgres://...`. */
   store: { url: string };
   http: { enabled: boolean; host: string; port: number };
@@ -89,6 +89,10 @@ export const directorConfigSchema = {
         protocolVersion: {
           type: 'integer', enum: [4, 5], default: 5,
           fix: 'must be 5 (MQTT 5: Mosquitto, EMQX) or 4 (MQTT 3.1.1, for a broker without MQTT 5, such as the embedded aedes)',
+        },
+        maxMessageBytes: {
+          type: 'integer', minimum: 512, default: 262144,
+          fix: 'must be the broker\'s message_size_limit in bytes, at least 512: 262144 for mosquitto/tenace.conf, 8388608 for mosquitto/central.conf',
         },
         baseTopic: {
           type: 'string', pattern: '^[^/+#\\s]+(/[^/+#\\s]+)*$', default: 'tenace',

@@ -21,7 +21,7 @@ import * as trays from '../trays/index.js';
 import { movementByName } from '../movements/index.js';
 import { sessionExports } from '../exports/index.js';
 import type {
-  ClubAlert, DirectorSnapshot, SessionExport, DirectorTableView, DirectorTrayView, RoundAssignment, Schedule, ScoreReport, Traveller, TrayRecord,
+  ClubAlert, DirectorSnapshot, DirectorSnapshotMessage, SessionExport, DirectorTableView, DirectorTrayView, RoundAssignment, Schedule, ScoreReport, Traveller, TrayRecord,
 } from '../types.js';
 import { type DirectorConfig, readSchedule } from './config.js';
 import { type Decision, checkDecision, decisionDigest, transactionKey } from './decisions.js';
@@ -134,8 +134,6 @@ export class DirectorService {
   /** performance.now() before which no new snapshot is built: 9 times the cost of the last one (see flushNow). */
   private snapDue = 0;
   private snapTimer: NodeJS.Timeout | null = null;
-  /** The schedule as JSON, written once: it is the bulk of a championship's snapshot and never changes. */
-  private scheduleJson: string | null = null;
   /** Retained topics where only the latest message counts: the body waiting while one is in flight (null: none). */
   private readonly latest = new Map<string, string | null>();
   private readonly watchers = new Set<(s: DirectorSnapshot) => void>();
@@ -449,8 +447,9 @@ export class DirectorService {
 
   private pub(topic: string, body: unknown, retain: boolean): void {
     const c = this.client;
-    if (!c || this.failed) return;
-    c.publish(topic, typeof body === 'string' ? body : JSON.stringify(body), { qos: 1, retain }, (err) => {
+    const text = typeof body === 'string' ? body : JSON.stringify(body);
+    if (!c || this.failed || this.tooLarge(topic, text)) return;
+    c.publish(topic, text, { qos: 1, retain }, (err) => {
       if (err && !this.stopped) this.log.warn({ err: err.message, topic }, 'director: publish failed');
     });
   }
@@ -462,7 +461,7 @@ export class DirectorService {
    */
   private pubLatest(topic: string, body: string): void {
     const c = this.client;
-    if (!c || this.failed) return;
+    if (!c || this.failed || this.tooLarge(topic, body)) return;
     if (this.latest.has(topic)) {
       this.latest.set(topic, body);
       return;
@@ -474,6 +473,22 @@ export class DirectorService {
       this.latest.delete(topic);
       if (next != null && !this.stopped) this.pubLatest(topic, next);
     });
+  }
+
+  /**
+   * A message over the broker's message_size_limit is not sent: Mosquitto would drop the connection, and mqtt.js would
+   * send the message again on the next one, for ever. Said once a topic, with the setting to change.
+   */
+  private tooLarge(topic: string, body: string): boolean {
+    const bytes = Buffer.byteLength(body);
+    if (bytes <= this.c.mqtt.maxMessageBytes) return false;
+    const where = topic.slice(this.prefix.length).replace(/\/\d+$/, '/<n>');
+    if (!this.warned.has(`size:${where}`)) {
+      this.warned.add(`size:${where}`);
+      this.log.error({ topic, bytes, maxMessageBytes: this.c.mqtt.maxMessageBytes },
+        'director: a message is larger than mqtt.maxMessageBytes and is not published; raise the broker\'s message_size_limit and mqtt.maxMessageBytes together (mosquitto/central.conf has 8388608)');
+    }
+    return true;
   }
 
   private publishAll(): void {
@@ -1186,11 +1201,16 @@ export class DirectorService {
     this.snapDue = t1 + Math.max(FLUSH_MS, 9 * (t1 - t0));
   }
 
-  /** The snapshot as JSON, the schedule spliced in from its one serialisation. */
+  /**
+   * The snapshot as retained on MQTT: without the schedule and the standings, which have topics of their own, and with
+   * the progress of the rounds begun only. The page's copy (HTTP) is whole; this one must fit the broker's message
+   * size limit, where a 200-table Mitchell's schedule alone is 2.8 MB.
+   */
   private snapshotJson(snap: DirectorSnapshot): string {
-    this.scheduleJson ??= JSON.stringify(this.schedule);
-    // A string value cannot hold an unescaped `"schedule":0`, so the first one is the key itself.
-    return JSON.stringify({ ...snap, schedule: 0 }).replace('"schedule":0', () => `"schedule":${this.scheduleJson}`);
+    const begun = Math.max(0, ...snap.tables.map((t) => t.round));
+    const { schedule: _schedule, standings: _standings, ...rest } = snap;
+    const message: DirectorSnapshotMessage = { ...rest, progress: snap.progress.filter((p) => p.round <= begun) };
+    return JSON.stringify(message);
   }
 
   private buildSnapshot(): DirectorSnapshot {
