@@ -15,6 +15,10 @@ usage: add-user.sh [-p PASSWD_FILE] [-a ACL_FILE] ROLE ...
                           and released trays
   director NAME [CLUB]    reads everything (of one club); sends commands, tray records, round assignments and the
                           session topics (schedule, standings, released)
+  room NAME [CLUB]        a room's bridge at the central broker (mosquitto/room.conf, remote_username NAME): sends
+                          what its tables publish (status, state, event, director, director/state, director/event,
+                          response/+) and its link state; reads what the director sends them (assignment, request/+,
+                          tray records, session topics)
   spectator NAME          reads the public topics only (status, state, event of every table; a club session's
                           schedule, standings and released trays)
   remove NAME             delete the account and its ACL block
@@ -144,6 +148,25 @@ topic write $BASE/$club/+/assignment
 topic write $BASE/$club/trays/#
 topic write $BASE/$club/club/#
 "
+    ;;
+  room)
+    [ $# -ge 1 ] && [ $# -le 2 ] || usage
+    check_user "$1"
+    club="${2:-+}"
+    [ "$club" = "+" ] || check_club "$club"
+    # The "out" and "in" lines of room.conf, and nothing else: a room cannot forge assignments, tray records or
+    # standings. The bridge publishes its link state ("notifications true") at the centre under $SYS.
+    block="user $1
+"
+    for t in status state event director director/state director/event 'response/+'; do block+="topic write $BASE/$club/+/$t
+"; done
+    block+="topic read $BASE/$club/+/assignment
+topic read $BASE/$club/+/request/+
+topic read $BASE/$club/trays/#
+topic read $BASE/$club/club/#
+topic write \$SYS/broker/connection/+/state
+"
+    set_account "$1" "$block"
     ;;
   spectator)
     [ $# -eq 1 ] || usage
