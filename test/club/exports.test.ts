@@ -529,6 +529,30 @@ describe('an adjusted score', () => {
     const rows = parseCsv(exportCsv(s));
     expect(rows[1][CSV_COLUMNS.indexOf('adjusted')]).toBe('NS 60% EW 40%');
     expect(rows[1][CSV_COLUMNS.indexOf('contract')]).toBe('');
+    // The Adjusted column (our extension) gives the award as the traveller has it.
+    expect(cell('Adjusted')).toBe('NS:60,EW:40');
+  });
+
+  it('Dup. V.1: a whist table\'s "average score for the deal" survives the PBN export and `tenace score` reads it back', () => {
+    const s = whistSession();
+    const target = s.travellers[1];
+    s.travellers = s.travellers.map((t) => (t === target ? { ...t, adjusted: 'average' } : t));
+    const read = readPbnTravellers(exportPbn(s));
+    expect(read.errors).toEqual([]);
+    const back = read.travellers.find((x) => x.board === target.board && x.ns === target.ns && x.ew === target.ew)!;
+    expect(back.adjusted).toBe('average');
+    expect(back.tricks).toEqual(target.tricks);
+    expect(read.travellers.filter((x) => x.adjusted !== undefined)).toHaveLength(1);
+  });
+
+  it('an Adjusted cell that is not an adjustment is an error naming the values to give', () => {
+    const s = whistSession();
+    s.travellers = s.travellers.map((t, i) => (i === 0 ? { ...t, adjusted: 'average' } : t));
+    const text = exportPbn(s);
+    const t = readPbnTables(text, 'ScoreTable')[0];
+    expect(t.rows[0][t.columns.indexOf('Adjusted')]).toBe('average');
+    const read = readPbnTravellers(text.replace(/\^50 average\b/, '^50 avrage'));
+    expect(read.errors.map((e) => e.message)).toEqual(['ScoreTable: Adjusted "avrage" is not an adjustment: give average, average-plus, average-minus or NS:60,EW:40']);
   });
 });
 

@@ -261,11 +261,12 @@ export class DirectorService {
   travellers(): DirectorTraveller[] {
     const out: DirectorTraveller[] = [];
     const seen = new Set<string>();
+    const byLaw = this.averagesByLaw();
     for (const r of [...this.results.values()].sort((a, b) => a.traveller.board - b.traveller.board || String(a.traveller.table).localeCompare(String(b.traveller.table), undefined, { numeric: true }) || (a.traveller.round ?? 0) - (b.traveller.round ?? 0))) {
       const t: DirectorTraveller = { ...r.traveller };
       // An adjustment names a tray and a table: where the table played the tray in two rounds it applies to both.
       const key = `${t.board}:${r.table}`;
-      const adj = this.adjustments.get(key);
+      const adj = this.adjustments.get(key) ?? (this.fouledBoards.has(t.board) ? undefined : byLaw.get(key));
       if (adj !== undefined) t.adjusted = adj;
       const g = this.groupOf(t.board, r.table);
       if (g !== undefined) t.version = g;
@@ -980,6 +981,22 @@ export class DirectorService {
     work.write((tx) => tx.putAssignment(this.c.session, a));
     work.publish(() => this.pub(tableTopics(this.c.club.id, ts.id, this.c.mqtt.baseTopic).assignment, a, true));
     return a;
+  }
+
+  /**
+   * The averages the laws give without a decision: a tray found fouled on the overplay with more than two tables in
+   * play (Dup. IV.9, IV.10, V.1: "the table at which the error was discovered ... shall take the average score"),
+   * keyed `board:table`. The director's adjusted score or fouled-board decision on that tray takes its place.
+   */
+  private averagesByLaw(): Map<string, 'average'> {
+    const out = new Map<string, 'average'>();
+    for (const a of this.alerts) {
+      if (a.kind !== 'fouled-tray' || a.outcome?.remedy !== 'rectify-and-average' || a.board === undefined || a.table === undefined) continue;
+      // The average of no result is no score: until another table has played the tray (a dealing machine's record
+      // can make the fouled play the first), the result stands as played and the alert asks for the director.
+      if ((this.playedAt.get(a.board) ?? []).some((t) => t !== String(a.table))) out.set(`${a.board}:${a.table}`, 'average');
+    }
+    return out;
   }
 
   private groupOf(board: number, table: string): number | undefined {

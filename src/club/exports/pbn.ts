@@ -51,6 +51,12 @@ function adjustedPercent(line: ResultLine, side: 'NS' | 'EW'): string {
   return `^${side === 'NS' ? pct[0] : pct[1]}`;
 }
 
+/** The `Adjusted` cell: `average`, `average-plus`, `average-minus`, or `NS:60,EW:40` (percent; tricks for whist). */
+function adjustedCell(a: ResultLine['adjusted']): string {
+  if (a === undefined) return '-';
+  return typeof a === 'string' ? a : `NS:${num(a.NS)},EW:${num(a.EW)}`;
+}
+
 /** The ScoreTable columns of the session's scoring: bridge contracts or whist tricks, then the method's points. */
 function scoreColumns(s: SessionExport): Column[] {
   const bridge = isBridge(s);
@@ -103,6 +109,9 @@ function scoreColumns(s: SessionExport): Column[] {
     cols.push(
       { name: 'Percentage_NS', align: 'R', cell: (l) => adjustedPercent(l, 'NS') },
       { name: 'Percentage_EW', align: 'R', cell: (l) => adjustedPercent(l, 'EW') },
+      // Our extension: the adjustment as the traveller gives it, so that `tenace score` reads it back exactly (the
+      // percentages above say nothing of a whist adjustment, which is "average" or tricks).
+      { name: 'Adjusted', align: 'L', cell: (l) => adjustedCell(l.adjusted) },
     );
   }
   return cols;

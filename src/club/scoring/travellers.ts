@@ -140,6 +140,13 @@ function scoreTables(text: string): ScoreTable[] {
 /** A PBN cell or tag value that says nothing ("", "-", "?") is absent. */
 const given = (v: string | undefined): string | undefined => (v === undefined || /^(|-|\?)$/.test(v.trim()) ? undefined : v.trim());
 
+/** The club export's `Adjusted` cell (our extension): a named average, or `NS:n,EW:n`; null when it is neither. */
+function adjustedFrom(v: string): string | { NS: number; EW: number } | null {
+  if (v === 'average' || v === 'average-plus' || v === 'average-minus') return v;
+  const m = /^NS:(\d+(?:\.\d+)?),EW:(\d+(?:\.\d+)?)$/.exec(v);
+  return m ? { NS: Number(m[1]), EW: Number(m[2]) } : null;
+}
+
 /**
  * Read a PBN file with results. Each ScoreTable row is a result (columns PairId_NS, PairId_EW, Table, Round,
  * Contract, Declarer, Result; or Tricks_NS and Tricks_EW for whist, our extension); a game without one gives its
@@ -179,6 +186,13 @@ export function readPbnTravellers(text: string): TravellersRead {
       const r: Record<string, unknown> = { board: rec.board, ns: cell('PairId_NS'), ew: cell('PairId_EW') };
       if (cell('Table') !== undefined) r.table = num(cell('Table'));
       if (cell('Round') !== undefined) r.round = num(cell('Round'));
+      // Whist only: a bridge row's award has no contract, and a traveller without one reads as whist.
+      const adjusted = col('Tricks_NS') >= 0 ? cell('Adjusted') : undefined;
+      if (adjusted !== undefined) {
+        const a = adjustedFrom(adjusted);
+        if (a === null) { out.errors.push({ line: row.line, message: `ScoreTable: Adjusted "${printable(adjusted, 20)}" is not an adjustment: give average, average-plus, average-minus or NS:60,EW:40` }); continue; }
+        r.adjusted = a;
+      }
       const tns = cell('Tricks_NS');
       const tew = cell('Tricks_EW');
       if (tns !== undefined || tew !== undefined) {
