@@ -4,7 +4,7 @@ import type { Types } from '@bridge-tools/core';
 import { RANK_LETTERS, SUIT_LETTERS } from '../src/cards/card.js';
 import { SEATS } from '../src/cards/seat.js';
 import type { TableEvent } from '../src/formats/table-log.js';
-import { type Contract, parseContract } from '../src/laws/contract.js';
+import { type Contract, parseContract } from '../src/cards/contract.js';
 import { createRng } from '../src/sim/prng.js';
 import { type SimulatedDeal, simulateDeal } from '../src/sim/simulate.js';
 import { playToTableLog } from '../src/sim/to-table-log.js';

@@ -9,7 +9,7 @@ import {
   isPlayable, printable, recordToTableLog, streamPbn,
 } from '../formats/index.js';
 import type { DealEvent, TableEvent } from '../formats/table-log.js';
-import { parseContract } from '../laws/contract.js';
+import { parseContract } from '../cards/contract.js';
 import { type DealFacts, Table, replayWithFacts } from '../laws/engine.js';
 import {
   type DealLine, type KeeperState, type RubberRecord, type Score, type ScoreOptions, type ScoreRules, ScoreSheet, finishedDeal, rulesFor,

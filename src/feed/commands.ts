@@ -9,7 +9,7 @@ import { parseDeal } from '../cards/deal.js';
 import type { Seat } from '../cards/seat.js';
 import { canonicalJson } from '../formats/canonical-json.js';
 import type { CommandTx, DealEvent, RemedyName, TableEvent } from '../formats/table-log.js';
-import { parseContract } from '../laws/contract.js';
+import { parseContract } from '../cards/contract.js';
 import { variantNames } from '../laws/variants.js';
 import { COMMANDS, type CommandName, isCommandName } from './topics.js';
 import * as precompiled from './command-validators.generated.js';

@@ -7,7 +7,7 @@
 import { formatCard, tryParseCard } from '../cards/card.js';
 import { type Seat, SEATS, isSeat, partnerOf } from '../cards/seat.js';
 import type { DealEvent, TableEvent } from '../formats/table-log.js';
-import { parseContract } from '../laws/contract.js';
+import { parseContract } from '../cards/contract.js';
 import { Table, type TableOptions } from '../laws/engine.js';
 import type { Finding, FindingKind, TrickRecord } from '../laws/types.js';
 import { VARIANTS } from '../laws/variants.js';

@@ -3,7 +3,7 @@
 import { formatDeal, type Deal } from '../cards/deal.js';
 import { type Hand, emptyHand, handSize, holds, addCard } from '../cards/hand.js';
 import { RANK_LETTERS, SUIT_LETTERS, makeCard, rankIndex, suitIndex, formatCard, parseCard } from '../cards/card.js';
-import { winningIndex } from '../laws/trick.js';
+import { winningIndex } from '../cards/trick.js';
 import { type Seat, SEATS, seatIndex, sideOf } from '../cards/seat.js';
 import {
   type DealRecord, type ParseError, type ParseResult, normaliseCard, compactContract, contractTrump,

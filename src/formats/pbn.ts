@@ -9,7 +9,7 @@ import {
   claimFromResult, completeTrickCount, tricksOf,
 } from './record.js';
 import { suitIndex } from '../cards/card.js';
-import { formatContract, parseContractText } from '../laws/contract.js';
+import { formatContract, parseContractText } from '../cards/contract.js';
 import { printable, quote } from './quote.js';
 
 // ---------------------------------------------------------------------------------------------------

@@ -3,8 +3,8 @@
 import { type Card, SUIT_LETTERS, tryParseCard, formatCard } from '../cards/card.js';
 import { type Seat, SEATS, seatIndex, sideOf } from '../cards/seat.js';
 import type { DealEvent, TableEvent } from './table-log.js';
-import { winningIndex } from '../laws/trick.js';
-import { parseContract } from '../laws/contract.js';
+import { winningIndex } from '../cards/trick.js';
+import { parseContract } from '../cards/contract.js';
 
 /** One card played, in play order. */
 export interface Play { seat: Seat; card: string }

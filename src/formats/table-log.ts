@@ -2,7 +2,7 @@
 import { type Seat, isSeat } from '../cards/seat.js';
 import { tryParseCard, suitIndex } from '../cards/card.js';
 import { parseDeal } from '../cards/deal.js';
-import { parseContract } from '../laws/contract.js';
+import { parseContract } from '../cards/contract.js';
 import { printable } from './quote.js';
 
 interface Stamped {

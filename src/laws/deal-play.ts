@@ -8,8 +8,8 @@ import { type Seat, SEATS, leftOf, partnerOf, seatIndex } from '../cards/seat.js
 import type { DealEvent, RemedyEvent } from '../formats/table-log.js';
 import type { DealResult, Finding, FindingKind, TrickRecord, VariantDescriptor } from './types.js';
 import type { Establishment, LawCode, PendingPenalty, RevokeRecord, RuleContext, Ruling } from './code.js';
-import { parseContract } from './contract.js';
-import { winningIndex } from './trick.js';
+import { parseContract } from '../cards/contract.js';
+import { winningIndex } from '../cards/trick.js';
 
 
 interface OpenRenounce {

@@ -3,7 +3,7 @@
 // Works on suit masks in a reused scratch buffer, because the benchmarks build corpora of tens of thousands of deals.
 import type { Hand } from '../cards/hand.js';
 import { popcount } from '../cards/hand.js';
-import { winningIndex } from '../laws/trick.js';
+import { winningIndex } from '../cards/trick.js';
 import type { Rng } from './prng.js';
 
 /** One card played: the seat index (N=0 E=1 S=2 W=3) and the card (suit * 13 + rank). */

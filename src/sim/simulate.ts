@@ -4,7 +4,7 @@ import type { Card } from '../cards/card.js';
 import { type Hand, popcount } from '../cards/hand.js';
 import { type Seat, SEATS } from '../cards/seat.js';
 import type { TableEvent } from '../formats/table-log.js';
-import { type Contract, formatContract, parseContract } from '../laws/contract.js';
+import { type Contract, formatContract, parseContract } from '../cards/contract.js';
 
 export { formatContract };
 import { getVariant } from '../laws/variants.js';

@@ -5,7 +5,7 @@ import { type Deal, formatDeal } from '../cards/deal.js';
 import { type Hand, holds } from '../cards/hand.js';
 import { type Seat, SEATS, leftOf, partnerOf, seatIndex } from '../cards/seat.js';
 import type { DealEvent, TableEvent } from '../formats/table-log.js';
-import { parseContract } from '../laws/contract.js';
+import { parseContract } from '../cards/contract.js';
 import { getVariant } from '../laws/variants.js';
 import type { PlayedCard } from './random-play.js';
 

@@ -1,6 +1,6 @@
 // One reader of contract text for the table log, PBN and LIN: the N of "NT" is never taken for North.
 import { describe, expect, it } from 'vitest';
-import { parseContract, parseContractText } from '../../src/laws/contract.js';
+import { parseContract, parseContractText } from '../../src/cards/contract.js';
 import { parsePbn } from '../../src/formats/pbn.js';
 import { parseCompactContract } from '../../src/formats/record.js';
 

@@ -15,7 +15,7 @@ import { type Deal, formatDeal } from '../../src/cards/deal.js';
 import { type Hand, addCard } from '../../src/cards/hand.js';
 import { type Seat, SEATS, seatIndex } from '../../src/cards/seat.js';
 import type { DealEvent, RemedyEvent, TableEvent } from '../../src/formats/table-log.js';
-import { parseContract } from '../../src/laws/contract.js';
+import { parseContract } from '../../src/cards/contract.js';
 import { Table, replay } from '../../src/laws/engine.js';
 import type { DealResult, Finding } from '../../src/laws/types.js';
 import { getVariant } from '../../src/laws/variants.js';

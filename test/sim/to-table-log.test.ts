@@ -5,7 +5,7 @@ import { formatCard } from '../../src/cards/card.js';
 import { formatDeal } from '../../src/cards/deal.js';
 import { SEATS, type Seat, leftOf } from '../../src/cards/seat.js';
 import { type TableEvent, formatTableLog, parseTableLog } from '../../src/formats/table-log.js';
-import { parseContract } from '../../src/laws/contract.js';
+import { parseContract } from '../../src/cards/contract.js';
 import { createRng } from '../../src/sim/prng.js';
 import { randomDeal } from '../../src/sim/random-deal.js';
 import { randomPlay } from '../../src/sim/random-play.js';

@@ -4,7 +4,7 @@
 import type { Seat } from '../../cards/seat.js';
 import type { DealEvent, TableEvent } from '../../formats/table-log.js';
 import { isDealOver } from '../../feed/projection.js';
-import { parseContract } from '../../laws/contract.js';
+import { parseContract } from '../../cards/contract.js';
 import { Table } from '../../laws/engine.js';
 import type { DealResult } from '../../laws/types.js';
 import { getVariant } from '../../laws/variants.js';

@@ -2,7 +2,7 @@
 // hands of each tray seat by seat, and the numbers written the way a results program reads them.
 import { parseDeal, formatDeal } from '../../cards/deal.js';
 import type { Seat } from '../../cards/seat.js';
-import { parseContractText } from '../../laws/contract.js';
+import { parseContractText } from '../../cards/contract.js';
 import type { ScoredResult, SessionExport, TrayRecord, Traveller } from '../types.js';
 
 /** One result of one board at one table, as every export writes it. */

@@ -2,7 +2,7 @@
 // vulnerability from its number (Law 2). Pure functions: the traveller, the table side and the tray import use them.
 import type { Seat } from '../../cards/seat.js';
 import { SEATS } from '../../cards/seat.js';
-import { parseContract } from '../../laws/contract.js';
+import { parseContract } from '../../cards/contract.js';
 
 /** Vulnerability as PBN's Vulnerable tag writes it. */
 export type Vulnerability = 'None' | 'NS' | 'EW' | 'All';

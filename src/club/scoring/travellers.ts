@@ -5,7 +5,7 @@ import { SEATS, seatIndex } from '../../cards/seat.js';
 import { closest } from '../../config/suggest.js';
 import { parsePbn } from '../../formats/pbn.js';
 import { printable } from '../../formats/quote.js';
-import { formatContract, parseContract, parseContractText } from '../../laws/contract.js';
+import { formatContract, parseContract, parseContractText } from '../../cards/contract.js';
 import { ScoringError } from './errors.js';
 import { type WhistTraveller, checkWhistTraveller } from './whist.js';
 

@@ -6,7 +6,7 @@ import { type Deal, formatDeal } from '../../cards/deal.js';
 import type { Hand } from '../../cards/hand.js';
 import { SEATS, type Seat } from '../../cards/seat.js';
 import type { TableEvent } from '../../formats/table-log.js';
-import { parseContract } from '../../laws/contract.js';
+import { parseContract } from '../../cards/contract.js';
 import { getVariant } from '../../laws/variants.js';
 import { createRng, type Rng } from '../../sim/prng.js';
 import { randomDeal } from '../../sim/random-deal.js';

@@ -1,7 +1,7 @@
 // Bridge contracts in the table-log form "4HE", "3NTSX", "7CWXX" (level, strain, declarer, doubles). This is the one
 // reader of contract text: the table log, PBN's Contract tag (no declarer) and LIN's results all come through it.
-import { type Parsed, SUIT_LETTERS, suitIndex } from '../cards/card.js';
-import { SEATS, seatIndex } from '../cards/seat.js';
+import { type Parsed, SUIT_LETTERS, suitIndex } from './card.js';
+import { SEATS, seatIndex } from './seat.js';
 
 export interface Contract {
   level: number;

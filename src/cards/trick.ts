@@ -1,5 +1,5 @@
 // Trick arithmetic shared by the engine, the formats and the simulators.
-import { type Card, suitOf } from '../cards/card.js';
+import { type Card, suitOf } from './card.js';
 
 /**
  * Index (0-based, in play order) of the card that wins a trick; trump is a suit index or -1 for none.
