@@ -129,8 +129,10 @@ export class DirectorService {
   private standings: ScoreReport | null = null;
   private standingsDirty = true;
   private snap: DirectorSnapshot | null = null;
-  /** The snapshot is older than the state: build it again when next due (or when asked for it). */
+  /** The snapshot is older than the state: build it again when asked for it. */
   private snapDirty = true;
+  /** The state changed since the last snapshot sent (retained topic, page watchers): send one when next due. */
+  private snapUnsent = true;
   /** performance.now() before which no new snapshot is built: 9 times the cost of the last one (see flushNow). */
   private snapDue = 0;
   private snapTimer: NodeJS.Timeout | null = null;
@@ -1187,6 +1189,7 @@ export class DirectorService {
       }
     }
     this.snapDirty = true;
+    this.snapUnsent = true;
     this.flushSnapshot();
   }
 
@@ -1197,7 +1200,7 @@ export class DirectorService {
    * builds it for nobody: only the holder of partition 0 publishes it, and a page asks for it.
    */
   private flushSnapshot(): void {
-    if (!this.snapDirty || this.failed || this.stopped || this.snapTimer) return;
+    if (!this.snapUnsent || this.failed || this.stopped || this.snapTimer) return;
     if (!this.leader && this.watchers.size === 0) return;
     const wait = this.snapDue - performance.now();
     if (wait > 0) {
@@ -1205,6 +1208,7 @@ export class DirectorService {
       return;
     }
     const t0 = performance.now();
+    this.snapUnsent = false;
     const snap = this.snapshot();
     if (this.leader) this.pubLatest(this.topics.director, this.snapshotJson(snap));
     for (const w of this.watchers) {
