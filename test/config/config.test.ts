@@ -8,9 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EX_CONFIG, checkConfigCommand } from '../../src/cli/check-config.js';
 import { envOverrides } from '../../src/config/env.js';
-import { type ConfigError, type ConfigResult, formatConfigErrors, loadConfig, parseConfig } from '../../src/config/load.js';
+import { formatConfigErrors, loadConfig, parseConfig } from '../../src/config/load.js';
 import { type Log, createLogger } from '../../src/config/logger.js';
 import { configSchema } from '../../src/config/schema.js';
+import { errorAt, errorsOf } from './config-errors.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const EXAMPLE = join(root, 'config/tenace.example.yaml');
@@ -18,18 +19,6 @@ const tmp = mkdtempSync(join(tmpdir(), 'tenace-config-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const MINIMAL = 'club: { id: ely }\ntable: { id: "7" }\n';
-
-function errorsOf(r: ConfigResult): ConfigError[] {
-  expect(r.ok, 'expected the config to be rejected').toBe(false);
-  return r.ok ? [] : r.errors;
-}
-
-function errorAt(r: ConfigResult, path: string): ConfigError {
-  const errs = errorsOf(r);
-  const e = errs.find((x) => x.path === path);
-  expect(e, `no error at ${path}; got ${JSON.stringify(errs)}`).toBeDefined();
-  return e!;
-}
 
 function capture() {
   let out = '';

@@ -9,6 +9,7 @@ import { EX_CONFIG, checkConfigCommand } from '../../src/cli/check-config.js';
 import { envOverrides } from '../../src/config/env.js';
 import { type ConfigError, type ConfigResult, parseConfig } from '../../src/config/load.js';
 import { configSchema } from '../../src/config/schema.js';
+import { errorAt, errorsOf } from './config-errors.js';
 
 const MINIMAL = 'club: { id: ely }\ntable: { id: "7" }\n';
 const tmp = mkdtempSync(join(tmpdir(), 'tenace-score-config-'));
@@ -16,18 +17,6 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function parse(yaml: string, env: Record<string, string> = {}): ConfigResult {
   return parseConfig(MINIMAL + yaml, { env });
-}
-
-function errorsOf(r: ConfigResult): ConfigError[] {
-  expect(r.ok, 'expected the config to be rejected').toBe(false);
-  return r.ok ? [] : r.errors;
-}
-
-function errorAt(r: ConfigResult, path: string): ConfigError {
-  const errs = errorsOf(r);
-  const e = errs.find((x) => x.path === path);
-  expect(e, `no error at ${path}; got ${JSON.stringify(errs)}`).toBeDefined();
-  return e!;
 }
 
 describe('score: the settings each social game takes', () => {
