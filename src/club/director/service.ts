@@ -133,7 +133,7 @@ export class DirectorService {
   private snapDirty = true;
   /** The state changed since the last snapshot sent (retained topic, page watchers): send one when next due. */
   private snapUnsent = true;
-  /** performance.now() before which no new snapshot is built: 9 times the cost of the last one (see flushNow). */
+  /** performance.now() before which no new snapshot is sent: 9 times the cost of the last one (see flushSnapshot). */
   private snapDue = 0;
   private snapTimer: NodeJS.Timeout | null = null;
   /** Retained topics where only the latest message counts: the body waiting while one is in flight (null: none). */
