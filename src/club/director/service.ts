@@ -207,7 +207,7 @@ export class DirectorService {
       this.syncTimer.unref();
     }
     if (this.opts.web ?? this.c.http.enabled) await this.startWeb();
-    this.flushNow();
+    this.flushInChain();
   }
 
   /** Whether this instance publishes the session's own topics: always alone, the holder of partition 0 in a cluster. */
@@ -508,7 +508,7 @@ export class DirectorService {
     for (const r of this.records.values()) this.pub(this.topics.tray(r.board), r, true);
     this.pubLatest(this.topics.released, JSON.stringify(this.releasedMessage()));
     this.standingsDirty = true;
-    this.flushNow();
+    this.flushInChain();
   }
 
   private async handle(topic: string, payload: Buffer): Promise<void> {
@@ -1168,8 +1168,18 @@ export class DirectorService {
     if (this.flushTimer || this.stopped) return;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = null;
-      this.flushNow();
+      this.flushInChain();
     }, FLUSH_MS);
+  }
+
+  /**
+   * Standings and the snapshot are derived from memory, which runs ahead of the store while a commit is in flight
+   * (a gap filled with 88 events and the result they make is one transaction). Derived between two messages, in the
+   * chain, they never show a result the store does not hold yet.
+   */
+  private flushInChain(): void {
+    if (this.stopped) return;
+    void this.enqueue(async () => this.flushNow()).catch(() => undefined);
   }
 
   private flushNow(): void {
@@ -1204,7 +1214,10 @@ export class DirectorService {
     if (!this.leader && this.watchers.size === 0) return;
     const wait = this.snapDue - performance.now();
     if (wait > 0) {
-      this.snapTimer = setTimeout(() => { this.snapTimer = null; this.flushSnapshot(); }, wait);
+      this.snapTimer = setTimeout(() => {
+        this.snapTimer = null;
+        void this.enqueue(async () => this.flushSnapshot()).catch(() => undefined);
+      }, wait);
       return;
     }
     const t0 = performance.now();

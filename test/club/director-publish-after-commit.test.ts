@@ -1,0 +1,61 @@
+// Persist before publishing: the standings must never show a result whose commit has not finished. The director
+// folds in memory first and commits after; a slow commit (here held 400 ms) is when a flush timer could publish the
+// memory's result ahead of the store, as a gap fill of 88 events and its result once did in the failover test.
+import { afterEach, describe, expect, it } from 'vitest';
+import { DirectorService } from '../../src/club/director/service.js';
+import { DirectorStore, type StoreOps } from '../../src/club/director/store.js';
+import type { RoundAssignment, ScoreReport } from '../../src/club/types.js';
+import { sleep, uid, waitFor } from '../feed/broker.js';
+import { FakeTable, Observer, SCHEDULE, STUBS, quietLog, seedHand, testConfig } from './director-rig.js';
+import { freshDb } from './store-engines.js';
+
+const T = 15_000;
+
+describe('the director publishes standings only from what is committed', () => {
+  const cleanup: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const f of cleanup.reverse()) await f().catch(() => undefined);
+    cleanup.length = 0;
+  });
+
+  it('a result reaches the standings only after the transaction that stores it has committed', async () => {
+    const club = uid('pac');
+    const db = await freshDb('sqlite');
+    cleanup.push(() => db.drop());
+    const obs = await Observer.connect(club);
+    cleanup.push(() => obs.close());
+    const table = await FakeTable.connect(club, '1');
+    cleanup.push(() => table.close());
+    const store = await DirectorStore.open(db.url);
+    // Every commit is held 400 ms; when each one finished, and how many results the store held then, is noted.
+    const committed: { at: number; results: number }[] = [];
+    const transaction = store.transaction.bind(store);
+    store.transaction = async <R>(fn: (tx: StoreOps) => Promise<R>): Promise<R> => {
+      await sleep(400);
+      const r = await transaction(fn);
+      committed.push({ at: Date.now(), results: (await store.results('s1')).length });
+      return r;
+    };
+    const s = new DirectorService({ config: testConfig(club, db.url), log: quietLog, schedule: SCHEDULE, store, club: STUBS, web: false, requestRetryMs: 60_000 });
+    await s.start();
+    cleanup.push(async () => { await s.stop(); await store.close(); });
+    await waitFor(() => obs.get<RoundAssignment>('1/assignment') !== undefined, T, 'round 1');
+
+    // The whole hand in one answer to request/events: one transaction for every event and the result they make.
+    await table.play([{ type: 'tray', code: 'T1' }, ...seedHand(1, false)], { publish: false });
+    let shownAt = 0;
+    const watch = setInterval(() => {
+      if (shownAt === 0 && (obs.get<ScoreReport>('club/s1/standings')?.boards.length ?? 0) > 0) shownAt = Date.now();
+    }, 2);
+    cleanup.push(async () => clearInterval(watch));
+    await table.status('online'); // the director asks an online table for the events it has not seen
+    await waitFor(() => shownAt > 0, T, 'the standings with the result');
+    const results = await store.results('s1');
+    expect(results).toHaveLength(1);
+    // The commit that stored the result finished before the standings showed it.
+    const commitOfResult = committed.find((c) => c.results > 0)!;
+    expect(commitOfResult).toBeDefined();
+    expect(commitOfResult.at, `the result committed ${commitOfResult.at - shownAt} ms after the standings showed it`).toBeLessThanOrEqual(shownAt);
+    expect((await store.events('s1', '1')).length).toBe(table.journal.length);
+  });
+});
