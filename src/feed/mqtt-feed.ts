@@ -277,6 +277,9 @@ export class Feed extends EventEmitter<FeedEvents> {
       // We subscribe on every connect ourselves, after announcing the table.
       resubscribe: false,
       queueQoSZero: false,
+      // mqtt-packet otherwise builds a cache of 65,536 two-byte Buffers (one per packet id) on the first write: 6 MB of
+      // heap, a tenth of a Pi's budget for the daemon (issue 8). Without it, each packet id is written from a fresh one.
+      writeCache: false,
       will: {
         topic: status, payload: Buffer.from('offline'), qos: 1, retain: true,
         properties: { contentType: 'text/plain', payloadFormatIndicator: true, userProperties: { schemaVersion: String(SCHEMA_VERSION), contentType: 'text/plain', kind: 'status' } },
