@@ -23,10 +23,11 @@ const THREE: Schedule = {
 
 describe('the average score for a fouled tray (Dup. V.1, IV.9-10)', () => {
   const cleanup: (() => Promise<unknown>)[] = [];
+  // Stopping a director, its broker session and the fake tables can take seconds on a loaded CI machine.
   afterEach(async () => {
     for (const f of cleanup.reverse()) await f().catch(() => undefined);
     cleanup.length = 0;
-  });
+  }, 30_000);
 
   it('Dup. V.1: with three tables, the table that overplayed a fouled tray takes the average score; a director\'s adjusted score replaces it', async () => {
     const club = uid('avg');

@@ -16,10 +16,11 @@ const T = 15_000;
 
 describe('the director and the broker\'s message size limit', () => {
   const cleanup: (() => Promise<unknown>)[] = [];
+  // Stopping a director, its broker session and the fake tables can take seconds on a loaded CI machine.
   afterEach(async () => {
     for (const f of cleanup.reverse()) await f().catch(() => undefined);
     cleanup.length = 0;
-  });
+  }, 30_000);
 
   async function run(limit: number) {
     const broker = await startBroker(`listener {port} 127.0.0.1\nallow_anonymous true\nmessage_size_limit ${limit}`);

@@ -13,10 +13,11 @@ const T = 15_000;
 
 describe('the director publishes standings only from what is committed', () => {
   const cleanup: (() => Promise<unknown>)[] = [];
+  // Stopping a director, its broker session and the fake tables can take seconds on a loaded CI machine.
   afterEach(async () => {
     for (const f of cleanup.reverse()) await f().catch(() => undefined);
     cleanup.length = 0;
-  });
+  }, 30_000);
 
   it('a result reaches the standings only after the transaction that stores it has committed', async () => {
     const club = uid('pac');

@@ -128,6 +128,13 @@ export class DirectorService {
   private released: number[] = [];
   private standings: ScoreReport | null = null;
   private standingsDirty = true;
+  /**
+   * Results changed in memory whose commit has not finished, by key: the committed result before (null: none) and
+   * the commits pending. The standings show the committed one: memory runs ahead of the store while a commit is in
+   * flight (a gap fill of 88 events and the result they make is one transaction), and the flush timer does not wait
+   * for it, so that scoring overlaps the commit's I/O.
+   */
+  private readonly uncommitted = new Map<string, { before: StoredResult | null; pending: number }>();
   private snap: DirectorSnapshot | null = null;
   /** The snapshot is older than the state: build it again when asked for it. */
   private snapDirty = true;
@@ -207,7 +214,7 @@ export class DirectorService {
       this.syncTimer.unref();
     }
     if (this.opts.web ?? this.c.http.enabled) await this.startWeb();
-    this.flushInChain();
+    this.flushNow();
   }
 
   /** Whether this instance publishes the session's own topics: always alone, the holder of partition 0 in a cluster. */
@@ -264,7 +271,11 @@ export class DirectorService {
     const out: DirectorTraveller[] = [];
     const seen = new Set<string>();
     const byLaw = this.averagesByLaw();
-    for (const r of [...this.results.values()].sort((a, b) => a.traveller.board - b.traveller.board || String(a.traveller.table).localeCompare(String(b.traveller.table), undefined, { numeric: true }) || (a.traveller.round ?? 0) - (b.traveller.round ?? 0))) {
+    const committed = [...this.results].flatMap(([key, r]) => {
+      const u = this.uncommitted.get(key);
+      return u ? (u.before ? [u.before] : []) : [r];
+    });
+    for (const r of committed.sort((a, b) => a.traveller.board - b.traveller.board || String(a.traveller.table).localeCompare(String(b.traveller.table), undefined, { numeric: true }) || (a.traveller.round ?? 0) - (b.traveller.round ?? 0))) {
       const t: DirectorTraveller = { ...r.traveller };
       // An adjustment names a tray and a table: where the table played the tray in two rounds it applies to both.
       const key = `${t.board}:${r.table}`;
@@ -340,8 +351,17 @@ export class DirectorService {
     this.initialAssignments(work);
     // The derived rows are keyed, so writing them again changes nothing when the last run committed them.
     if (work.writes.length > 0) await s.transaction(async (tx) => { for (const w of work.writes) await w(tx); });
+    this.uncommitted.clear();
     this.playedAtFromResults();
     this.log.info({ events: events.length, results: this.results.size, records: this.records.size, alerts: this.alerts.length, decisions: this.decisions.size }, 'director: rebuilt from the store');
+  }
+
+  /** A result's commit finished: the standings may show it. */
+  private settle(key: string): void {
+    const u = this.uncommitted.get(key);
+    if (u && --u.pending === 0) this.uncommitted.delete(key);
+    this.standingsDirty = true;
+    this.scheduleFlush();
   }
 
   private playedAtFromResults(): void {
@@ -508,7 +528,7 @@ export class DirectorService {
     for (const r of this.records.values()) this.pub(this.topics.tray(r.board), r, true);
     this.pubLatest(this.topics.released, JSON.stringify(this.releasedMessage()));
     this.standingsDirty = true;
-    this.flushInChain();
+    this.flushNow();
   }
 
   private async handle(topic: string, payload: Buffer): Promise<void> {
@@ -823,6 +843,10 @@ export class DirectorService {
       const r: StoredResult = { table: ts.id, traveller, fromSeq: c.fromSeq, toSeq: c.toSeq };
       this.results.set(key, r);
       work.write((tx) => tx.putResult(this.c.session, r));
+      const u = this.uncommitted.get(key);
+      if (u) u.pending++;
+      else this.uncommitted.set(key, { before: prev ?? null, pending: 1 });
+      work.publish(() => this.settle(key));
       this.standingsDirty = true;
       const list = this.playedAt.get(c.board) ?? [];
       if (!list.includes(ts.id)) list.push(ts.id);
@@ -1168,18 +1192,8 @@ export class DirectorService {
     if (this.flushTimer || this.stopped) return;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = null;
-      this.flushInChain();
+      this.flushNow();
     }, FLUSH_MS);
-  }
-
-  /**
-   * Standings and the snapshot are derived from memory, which runs ahead of the store while a commit is in flight
-   * (a gap filled with 88 events and the result they make is one transaction). Derived between two messages, in the
-   * chain, they never show a result the store does not hold yet.
-   */
-  private flushInChain(): void {
-    if (this.stopped) return;
-    void this.enqueue(async () => this.flushNow()).catch(() => undefined);
   }
 
   private flushNow(): void {
@@ -1214,10 +1228,7 @@ export class DirectorService {
     if (!this.leader && this.watchers.size === 0) return;
     const wait = this.snapDue - performance.now();
     if (wait > 0) {
-      this.snapTimer = setTimeout(() => {
-        this.snapTimer = null;
-        void this.enqueue(async () => this.flushSnapshot()).catch(() => undefined);
-      }, wait);
+      this.snapTimer = setTimeout(() => { this.snapTimer = null; this.flushSnapshot(); }, wait);
       return;
     }
     const t0 = performance.now();
