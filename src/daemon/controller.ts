@@ -76,6 +76,8 @@ export class Controller {
   private readonly started: Extension[] = [];
   private queue: Promise<unknown> = Promise.resolve();
   private watchdog: Watchdog | null = null;
+  /** seq of the session's last `deal` event (null before the first): the journal keeps that deal in memory. */
+  private lastDealSeq: number | null = null;
 
   constructor(opts: ControllerOptions) {
     this.opts = opts;
@@ -96,7 +98,10 @@ export class Controller {
     this.watchdog = this.opts.watchdog ?? startWatchdog({ log: this.log });
     this.journal = await Journal.open(c.journal.dir, { session: c.session, fsync: c.journal.fsync, groupCommitMs: c.journal.groupCommitMs, log: this.log });
     const restored = this.journal.events();
-    for (const ev of restored) this.table.apply(ev);
+    for (const ev of restored) {
+      this.table.apply(ev);
+      if (ev.type === 'deal') this.lastDealSeq = ev.seq!;
+    }
     this.log.info({ session: this.journal.session, events: restored.length, lastSeq: this.journal.lastSeq }, 'journal replayed');
 
     if (c.mqtt.url === 'embedded') {
@@ -161,6 +166,7 @@ export class Controller {
   /** Persist, fold, tell the feed: one event, inside the serialised ingest. */
   private async commit(ev: UnstampedEvent): Promise<TableEvent> {
     const stamped = await this.journal.append(ev);
+    if (stamped.type === 'deal') this.lastDealSeq = stamped.seq!;
     const findings = this.table.apply(stamped);
     this.stats.events++;
     if (findings.length) this.log.info({ seq: stamped.seq, findings: findings.map((f) => `${f.kind} ${f.seat} t${f.trick} ${f.law}`) }, 'findings');
@@ -238,7 +244,14 @@ export class Controller {
       protocolVersion: this.opts.protocolVersion ?? (this.broker ? 4 : 5),
       tls: c.mqtt.ca || c.mqtt.cert ? await readTls(c.mqtt) : undefined,
       source: { eventsAfter: (seq) => this.journal.events(Math.max(0, seq)), lastSeq: () => this.journal.lastSeq },
-      mark: { get: () => mark.seq, set: (seq) => mark.advance(seq) },
+      mark: {
+        get: () => mark.seq,
+        set: (seq) => {
+          const done = mark.advance(seq);
+          this.releaseJournal(seq);
+          return done;
+        },
+      },
       embargo: c.feed.embargo, tableOptions: { variant: c.variant },
       // The club's agreed game (config `score`): the game length and variations the `state`'s score is kept by.
       scoreOptions: c.score,
@@ -254,13 +267,24 @@ export class Controller {
   }
 
   /**
+   * Let the journal forget what no one reads from memory any more: events the broker has acknowledged (`delivered`,
+   * the feed reads on from there) that are before the deal in progress (undo and the table's probes look at it).
+   * Before the first deal, everything stays. The rest is read back from the file when asked for.
+   */
+  private releaseJournal(delivered: number): void {
+    if (this.lastDealSeq === null) return;
+    this.journal.release(Math.min(delivered, this.lastDealSeq - 1));
+  }
+
+  /**
    * Apply a validated command from `request/<cmd>`: it becomes a journaled event like any other, carrying its `tx`, so
    * the answer `{seq}` is durable before it is sent and a retry is answered from the journal (the feed checks that).
    */
   private async command(cmd: FeedCommand): Promise<Record<string, unknown>> {
     const ev = commandEvent(cmd);
     if (ev.type === 'undo') {
-      const why = undoProblem(this.journal.events(), ev.target);
+      // From the deal in progress (or the target, if earlier) on: all undoProblem looks at, and what is in memory.
+      const why = undoProblem(this.journal.events(Math.max(0, Math.min(ev.target, this.lastDealSeq ?? 0) - 1)), ev.target);
       if (why) throw new CommandRejected(why);
     }
     if (ev.type === 'honours') {

@@ -12,12 +12,13 @@
 // Files in the folder: `<session>.ndjson` (the logs), `<session>.delivered` (DeliveryMark), `CURRENT` (the
 // session appended to, so a restart continues it) and `LOCK` (one writer at a time).
 import type { FileHandle } from 'node:fs/promises';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { mkdir, open as fsOpen, readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Log, silentLog } from '../config/log.js';
 import { type TableEvent, validateTableEvent } from '../formats/table-log.js';
 import { fsyncDir, writeFileAtomic } from './atomic.js';
-import { type JournalFileContents, SESSION_EXT, SESSION_NAME, readJournalFile, tailLooksTorn, truncateDurably } from './file.js';
+import { type JournalFileContents, SESSION_EXT, SESSION_NAME, parseJournal, readJournalFile, tailLooksTorn, truncateDurably } from './file.js';
 import { type JournalLock, lockJournalDir } from './lock.js';
 
 /** A TableEvent before the journal stamps it: every field but `seq` and `at`. */
@@ -81,6 +82,8 @@ interface Pending {
 }
 
 const CURRENT_FILE = 'CURRENT';
+/** release() forgets events this many at a time at least: shifting the array for each one would cost more than it saves. */
+const RELEASE_CHUNK = 256;
 const DEFAULT_FS: JournalFs = { open: (p, f, m) => fsOpen(p, f, m) };
 
 function localDate(d: Date): string {
@@ -106,8 +109,10 @@ export class Journal {
   private seqDurable: number;
   /** Bytes of the current file known durable: a failed write is cut back to here. */
   private durableBytes: number;
-  /** Durable events of the current session, in seq order. */
+  /** Durable events of the current session with seq above `droppedThrough`, in seq order. */
   private current: TableEvent[];
+  /** Highest seq that release() let go of (0: none): events up to it are read back from the file when asked for. */
+  private droppedThrough = 0;
   private pending: Pending[] = [];
   private timer: NodeJS.Timeout | null = null;
   private chain: Promise<void> = Promise.resolve();
@@ -220,8 +225,13 @@ export class Journal {
     return this.chain;
   }
 
-  /** Durable events of the current session with seq greater than `afterSeq` (all of them by default). */
+  /**
+   * Durable events of the current session with seq greater than `afterSeq` (all of them by default). Those that
+   * release() let go of are read back from the file, synchronously: callers that ask for them are rare (a query for
+   * old events, a remedy, an undo aimed at an earlier deal).
+   */
   events(afterSeq = 0): TableEvent[] {
+    if (afterSeq < this.droppedThrough) return this.eventsFromFile(afterSeq);
     const ev = this.current;
     // Binary search: the outbox asks for a short tail of a long session after every reconnect.
     let lo = 0;
@@ -232,6 +242,25 @@ export class Journal {
       else hi = mid;
     }
     return ev.slice(lo);
+  }
+
+  /**
+   * Let the journal forget, from memory only, the current session's events up to `seq` (the daemon: those delivered
+   * and before the deal in progress). A session holds tens of thousands of events; keeping them all cost about 2 MB
+   * of heap per 10,000 on a Pi with 512 MB for everything (issue 8). events() still returns them, from the file.
+   */
+  release(seq: number): void {
+    const ev = this.current;
+    let n = 0;
+    let hi = ev.length;
+    while (n < hi) {
+      const mid = (n + hi) >>> 1;
+      if ((ev[mid].seq ?? 0) <= seq) n = mid + 1;
+      else hi = mid;
+    }
+    if (n < RELEASE_CHUNK) return;
+    this.droppedThrough = ev[n - 1].seq!;
+    this.current = ev.slice(n);
   }
 
   /** Events of any session (the current one from memory, others from disk), with seq greater than `afterSeq`. */
@@ -281,6 +310,7 @@ export class Journal {
       this.sessionName = name;
       this.durableBytes = loaded.bytes;
       this.current = loaded.events;
+      this.droppedThrough = 0;
       await old.close();
       await this.writeCurrent();
       this.opts.log.info({ session: name, lastSeq: this.seqDurable }, 'journal rotated');
@@ -356,6 +386,26 @@ export class Journal {
     this.seqDurable = batch[batch.length - 1].event.seq!;
     this.stats.appended += batch.length;
     for (const p of batch) p.resolve(p.event);
+  }
+
+  /** The current session's durable events after `afterSeq`, parsed from its file as open() does (frozen, as appended ones are). */
+  private eventsFromFile(afterSeq: number): TableEvent[] {
+    // Only the durable bytes: a write in flight may have put part of a batch after them.
+    const buf = Buffer.allocUnsafe(this.durableBytes);
+    const fd = openSync(this.path, 'r');
+    try {
+      let off = 0;
+      while (off < buf.length) {
+        const n = readSync(fd, buf, off, buf.length - off, off);
+        if (n <= 0) break;
+        off += n;
+      }
+      const out: TableEvent[] = [];
+      for (const e of parseJournal(buf.subarray(0, off)).events) if ((e.seq ?? 0) > afterSeq) out.push(Object.freeze(e));
+      return out;
+    } finally {
+      closeSync(fd);
+    }
   }
 
   private async writeCurrent(): Promise<void> {

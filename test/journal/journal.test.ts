@@ -439,3 +439,29 @@ describe('DeliveryMark', () => {
     expect(rec.warnings()).toHaveLength(1);
   });
 });
+
+describe('release', () => {
+  it('forgets released events from memory only: events() reads them back from the file, equal to what was appended', async () => {
+    const dir = freshDir();
+    const j = await Journal.open(dir, { session: 's', now: fakeClock(), fsync: 'group', groupCommitMs: 1 });
+    const cards = ['2C', '3C', '4C', '5C', '6C', '7C', '8C', '9C'];
+    const appended = await Promise.all(Array.from({ length: 700 }, (_, i) => j.append(place('NESW'[i % 4] as 'N', cards[i % 8]))));
+    const memory = () => (j as unknown as { current: TableEvent[] }).current.length;
+    // Fewer than a chunk to forget: kept.
+    j.release(100);
+    expect(memory()).toBe(700);
+    j.release(500);
+    expect(memory()).toBe(200);
+    expect(j.events()).toEqual(appended);
+    expect(j.events(450)).toEqual(appended.slice(450));
+    expect(j.events(500)).toEqual(appended.slice(500));
+    expect(j.events(650)).toEqual(appended.slice(650));
+    expect(Object.isFrozen(j.events(10)[0])).toBe(true);
+    expect(await j.readSession('s', 0)).toEqual(appended);
+    // Appends after the release land in memory and in the file alike.
+    const more = await j.append(place('N', 'AS'));
+    expect(j.events(698)).toEqual([appended[698], appended[699], more]);
+    expect(j.events(0).at(-1)).toEqual(more);
+    await j.close();
+  });
+});
