@@ -4,22 +4,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
-import { afterEach, onTestFailed } from 'vitest';
+import { onTestFailed } from 'vitest';
 import { stringify } from 'yaml';
 import type { ScoreReport } from '../../src/club/types.js';
 import { uid } from '../feed/broker.js';
 import { type CliRun, startCli } from '../cli/spawn-cli.js';
 import { BROKER, FakeTable, Observer, SCHEDULE } from '../club/director-rig.js';
 
-/** Clean-up steps pushed by the tests of the calling describe, run after each test, last first, failures ignored. */
-export function cleanupAfterEach(): (() => Promise<unknown>)[] {
-  const cleanup: (() => Promise<unknown>)[] = [];
-  afterEach(async () => {
-    for (const f of cleanup.reverse()) await f().catch(() => undefined);
-    cleanup.length = 0;
-  });
-  return cleanup;
-}
+export { cleanupAfterEach } from '../club/director-rig.js';
 
 /** "board@table" of every result in the standings, sorted. */
 export const resultsIn = (st?: ScoreReport): string[] => (st?.boards ?? []).flatMap((x) => x.results.map((r) => `${x.board}@${r.table}`)).sort();

@@ -2,12 +2,12 @@
 // table at which the error was discovered must not overplay the deal but shall take the average score." The
 // director applies that average itself, from its fouled-tray alert, and the director's own decision replaces it.
 import mqtt from 'mqtt';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DirectorService } from '../../src/club/director/service.js';
 import { DirectorStore } from '../../src/club/director/store.js';
 import type { RoundAssignment, Schedule, ScoreReport } from '../../src/club/types.js';
 import { uid, waitFor } from '../feed/broker.js';
-import { BROKER, EXPECTED, FakeTable, Observer, quietLog, seedHand, swapCards, testConfig } from './director-rig.js';
+import { BROKER, cleanupAfterEach, EXPECTED, FakeTable, Observer, quietLog, seedHand, swapCards, testConfig } from './director-rig.js';
 import { freshDb } from './store-engines.js';
 
 const T = 15_000;
@@ -22,12 +22,7 @@ const THREE: Schedule = {
 };
 
 describe('the average score for a fouled tray (Dup. V.1, IV.9-10)', () => {
-  const cleanup: (() => Promise<unknown>)[] = [];
-  // Stopping a director, its broker session and the fake tables can take seconds on a loaded CI machine.
-  afterEach(async () => {
-    for (const f of cleanup.reverse()) await f().catch(() => undefined);
-    cleanup.length = 0;
-  }, 30_000);
+  const cleanup = cleanupAfterEach();
 
   it('Dup. V.1: with three tables, the table that overplayed a fouled tray takes the average score; a director\'s adjusted score replaces it', async () => {
     const club = uid('avg');

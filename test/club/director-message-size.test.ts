@@ -4,23 +4,18 @@
 // leave that message out, and go on: the connection stays up, the next round's assignment still goes out.
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DirectorService } from '../../src/club/director/service.js';
 import { DirectorStore } from '../../src/club/director/store.js';
 import type { DirectorSnapshotMessage, RoundAssignment } from '../../src/club/types.js';
 import { startBroker, uid, waitFor } from '../feed/broker.js';
-import { FakeTable, Observer, SCHEDULE, STUBS, seedHand, testConfig } from './director-rig.js';
+import { cleanupAfterEach, FakeTable, Observer, SCHEDULE, seedHand, STUBS, testConfig } from './director-rig.js';
 import { freshDb } from './store-engines.js';
 
 const T = 15_000;
 
 describe('the director and the broker\'s message size limit', () => {
-  const cleanup: (() => Promise<unknown>)[] = [];
-  // Stopping a director, its broker session and the fake tables can take seconds on a loaded CI machine.
-  afterEach(async () => {
-    for (const f of cleanup.reverse()) await f().catch(() => undefined);
-    cleanup.length = 0;
-  }, 30_000);
+  const cleanup = cleanupAfterEach();
 
   async function run(limit: number) {
     const broker = await startBroker(`listener {port} 127.0.0.1\nallow_anonymous true\nmessage_size_limit ${limit}`);

@@ -1,23 +1,18 @@
 // Persist before publishing: the standings must never show a result whose commit has not finished. The director
 // folds in memory first and commits after; a slow commit (here held 400 ms) is when a flush timer could publish the
 // memory's result ahead of the store, as a gap fill of 88 events and its result once did in the failover test.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DirectorService } from '../../src/club/director/service.js';
 import { DirectorStore, type StoreOps } from '../../src/club/director/store.js';
 import type { RoundAssignment, ScoreReport } from '../../src/club/types.js';
 import { sleep, uid, waitFor } from '../feed/broker.js';
-import { FakeTable, Observer, SCHEDULE, STUBS, quietLog, seedHand, testConfig } from './director-rig.js';
+import { cleanupAfterEach, FakeTable, Observer, quietLog, SCHEDULE, seedHand, STUBS, testConfig } from './director-rig.js';
 import { freshDb } from './store-engines.js';
 
 const T = 15_000;
 
 describe('the director publishes standings only from what is committed', () => {
-  const cleanup: (() => Promise<unknown>)[] = [];
-  // Stopping a director, its broker session and the fake tables can take seconds on a loaded CI machine.
-  afterEach(async () => {
-    for (const f of cleanup.reverse()) await f().catch(() => undefined);
-    cleanup.length = 0;
-  }, 30_000);
+  const cleanup = cleanupAfterEach();
 
   it('a result reaches the standings only after the transaction that stores it has committed', async () => {
     const club = uid('pac');

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import { pino } from 'pino';
+import { afterEach } from 'vitest';
 import type { ClubFunctions } from '../../src/club/director/service.js';
 import type { DirectorConfig } from '../../src/club/director/config.js';
 import type { ClubAlert, Schedule, ScoreReport, TrayMove, TrayRecord } from '../../src/club/types.js';
@@ -203,4 +204,17 @@ export class Observer {
     await this.clearRetained();
     await this.client.endAsync();
   }
+}
+
+/**
+ * Clean-up steps pushed by the tests of the calling describe, run after each test, last first, failures ignored.
+ * Stopping directors, broker sessions and fake tables can take seconds on a loaded CI machine: 30 s by default.
+ */
+export function cleanupAfterEach(timeoutMs = 30_000): (() => Promise<unknown>)[] {
+  const cleanup: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const f of cleanup.reverse()) await f().catch(() => undefined);
+    cleanup.length = 0;
+  }, timeoutMs);
+  return cleanup;
 }
