@@ -231,7 +231,7 @@ export class Journal {
    * old events, a remedy, an undo aimed at an earlier deal).
    */
   events(afterSeq = 0): TableEvent[] {
-    if (afterSeq < this.droppedThrough) return this.eventsFromFile(afterSeq);
+    if (this.droppedThrough > 0 && afterSeq < this.droppedThrough) return this.eventsFromFile(afterSeq);
     const ev = this.current;
     // Binary search: the outbox asks for a short tail of a long session after every reconnect.
     let lo = 0;

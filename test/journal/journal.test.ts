@@ -447,12 +447,20 @@ describe('release', () => {
     const cards = ['2C', '3C', '4C', '5C', '6C', '7C', '8C', '9C'];
     const appended = await Promise.all(Array.from({ length: 700 }, (_, i) => j.append(place('NESW'[i % 4] as 'N', cards[i % 8]))));
     const memory = () => (j as unknown as { current: TableEvent[] }).current.length;
+    // Nothing released yet: every read is from memory, even one from before the first seq.
+    const fromFile = (j as unknown as { eventsFromFile: (after: number) => TableEvent[] });
+    const read = fromFile.eventsFromFile.bind(j);
+    let fileReads = 0;
+    fromFile.eventsFromFile = (after) => { fileReads++; return read(after); };
+    expect(j.events(-1)).toEqual(appended);
+    expect(fileReads).toBe(0);
     // Fewer than a chunk to forget: kept.
     j.release(100);
     expect(memory()).toBe(700);
     j.release(500);
     expect(memory()).toBe(200);
     expect(j.events()).toEqual(appended);
+    expect(fileReads).toBe(1);
     expect(j.events(450)).toEqual(appended.slice(450));
     expect(j.events(500)).toEqual(appended.slice(500));
     expect(j.events(650)).toEqual(appended.slice(650));
