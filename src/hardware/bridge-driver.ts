@@ -294,27 +294,34 @@ export class CommandError extends Error {
 
 /** Reference counts of (seat, uid) across readers (and bridges, when shared). */
 export class SeatPresence {
-  private readonly counts = new Map<string, number>();
+  /** One map per seat, by uid: no key string built per line (the driver asks on every arrive/leave). */
+  private readonly counts = new Map<Seat, Map<string, number>>();
+  private atSeat(seat: Seat): Map<string, number> {
+    let m = this.counts.get(seat);
+    if (!m) this.counts.set(seat, (m = new Map()));
+    return m;
+  }
   /** Increments; true when the tag was not yet present at the seat. */
   add(seat: Seat, uid: string): boolean {
-    const k = seat + uid;
-    const n = this.counts.get(k) ?? 0;
-    this.counts.set(k, n + 1);
+    const m = this.atSeat(seat);
+    const n = m.get(uid) ?? 0;
+    m.set(uid, n + 1);
     return n === 0;
   }
   /** Decrements; true when the tag is no longer present at the seat. */
   remove(seat: Seat, uid: string): boolean {
-    const k = seat + uid;
-    const n = this.counts.get(k) ?? 0;
+    const m = this.atSeat(seat);
+    const n = m.get(uid) ?? 0;
     if (n <= 1) {
-      this.counts.delete(k);
+      m.delete(uid);
       return n === 1;
     }
-    this.counts.set(k, n - 1);
+    m.set(uid, n - 1);
     return false;
   }
+  /** True when the tag is present at the seat. */
   has(seat: Seat, uid: string): boolean {
-    return this.counts.has(seat + uid);
+    return this.counts.get(seat)?.has(uid) ?? false;
   }
 }
 
@@ -1631,7 +1638,13 @@ export class BridgeDriver extends EventEmitter {
       this.stats.lifts++;
       if (late) this.stats.lateLifts++;
     }
-    this.safeEmit('event', this.source(ev, at), origin);
+    // safeEmit inlined for the one event of every card line: no rest-argument array per event.
+    try {
+      this.emit('event', this.source(ev, at), origin);
+    } catch (e) {
+      this.stats.listenerErrors++;
+      this.log.error({ bridge: this.bridge, event: 'event', err: (e as Error).message }, 'an event listener threw');
+    }
   }
 
   private emitLabelLift(seat: Seat, label: string, reader: number, at: At): void {

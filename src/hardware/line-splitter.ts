@@ -26,6 +26,13 @@ export interface SplitterStats {
 
 const LF = 0x0a;
 
+/** Buffer's own latin1 decoder (Node's `buf.toString('latin1', …)` without the argument checks), when present. */
+type Latin1Buffer = Buffer & { latin1Slice(start: number, end: number): string };
+const HAS_LATIN1_SLICE = typeof (Buffer.prototype as Partial<Latin1Buffer>).latin1Slice === 'function';
+function latin1(buf: Buffer, start: number, end: number): string {
+  return HAS_LATIN1_SLICE ? (buf as Latin1Buffer).latin1Slice(start, end) : buf.toString('latin1', start, end);
+}
+
 /** The splitting core, without streams: push chunks, get lines through a callback. */
 export class LineSplitter {
   /** Capacity of the line buffer: 96 bytes + "\r". */
@@ -43,10 +50,19 @@ export class LineSplitter {
     const n = chunk.length;
     while (start < n) {
       const nl = chunk.indexOf(LF, start);
-      const end = nl < 0 ? n : nl;
-      this.append(chunk, start, end);
-      if (nl < 0) return;
-      this.endLine();
+      if (nl < 0) {
+        this.append(chunk, start, n);
+        return;
+      }
+      // A whole line inside this chunk, the common case: one string straight from the chunk, no copy.
+      if (this.len === 0 && this.over === 0 && nl - start <= LineSplitter.CAPACITY) {
+        const line = latin1(chunk, start, nl);
+        this.stats.lines++;
+        this.onItem(line);
+      } else {
+        this.append(chunk, start, nl);
+        this.endLine();
+      }
       start = nl + 1;
     }
   }
@@ -70,10 +86,11 @@ export class LineSplitter {
     }
     const room = LineSplitter.CAPACITY - this.len;
     const take = Math.min(room, end - start);
-    if (take > 0) {
-      chunk.copy(this.buf, this.len, start, start + take);
-      this.len += take;
-    }
+    // By hand: Buffer#copy's argument checks cost more than copying a few dozen bytes.
+    const buf = this.buf;
+    let len = this.len;
+    for (let i = start; i < start + take; i++) buf[len++] = chunk[i];
+    this.len = len;
     if (end - start > take) this.over = end - start - take;
   }
 
@@ -86,7 +103,7 @@ export class LineSplitter {
       this.onItem({ error: 'too-long', length });
       return;
     }
-    const line = this.buf.toString('latin1', 0, this.len);
+    const line = latin1(this.buf, 0, this.len);
     this.len = 0;
     this.stats.lines++;
     this.onItem(line);
