@@ -387,6 +387,8 @@ const MAX_READERS = 8;
 const MAX_REPLAY = EVENT_LOG_SIZE * 4;
 /** Commands waiting for an answer at most (a silent device must not grow the map). */
 const MAX_PENDING = 64;
+/** Tags whose J keys are kept (a few decks' worth; noise UIDs cannot grow it without bound). */
+const KEY_CACHE_MAX = 4096;
 /** A since that got no replay this many times in a row gives way to a snapshot. */
 const SINCE_TRIES = 3;
 
@@ -534,6 +536,8 @@ export class BridgeDriver extends EventEmitter {
   private replay?: Replay;
   /** J: (reader, uid) present on this bridge, keyed `${reader} ${uid}`. */
   private readonly present = new Map<string, { reader: number; uid: string }>();
+  /** J keys by uid, then reader (keyOf). */
+  private readonly keys = new Map<string, string[]>();
   /** Seat-level entries from a journal, not yet matched to a (reader, uid): label → count. */
   private readonly pendingSeat = new Map<string, number>();
   private readonly readerState: (ReaderStatus | undefined)[] = new Array(MAX_READERS).fill(undefined);
@@ -1540,9 +1544,22 @@ export class BridgeDriver extends EventEmitter {
     return true;
   }
 
+  /**
+   * The J key `${reader} ${uid}`, built once per tag and reader: a new key string per line costs a
+   * concatenation, its flattening and its hash on every arrive and leave. Bounded: emptied when full.
+   */
+  private keyOf(reader: number, uid: string): string {
+    let row = this.keys.get(uid);
+    if (!row) {
+      if (this.keys.size >= KEY_CACHE_MAX) this.keys.clear();
+      this.keys.set(uid, (row = []));
+    }
+    return (row[reader] ??= `${reader} ${uid}`);
+  }
+
   /** An arrive/leave in stream order (live or replayed): the hot path. */
   private applyOne(kind: 'arrive' | 'leave', reader: number, uid: string, late: boolean, at: At): void {
-    const k = `${reader} ${uid}`;
+    const k = this.keyOf(reader, uid);
     const seat = this.seatMap.seatOf(this.bridge, reader);
     if (kind === 'arrive') {
       if (this.present.has(k)) {
