@@ -148,6 +148,11 @@ export class LoopbackPort implements PortInterface {
     if (!this.isOpen) throw error('Port is not open');
   }
 
+  /** A read is waiting for bytes: the reader has taken everything before it. */
+  get reading(): boolean {
+    return this.pending !== null;
+  }
+
   /** Data arrived: complete the read in progress. */
   wake(): void {
     const p = this.pending;
@@ -249,13 +254,23 @@ export function loopbackLink(pair: LoopbackPair, binding: LoopbackBinding): Emul
     name: pair.a.path,
     async open() {
       pair.plug();
-      return serial.open();
+      const stream = await serial.open();
+      // A USB bridge's first words after a replug wait in the device until the host opens its tty; here the host's
+      // driver discards what lies in its end when it opens, so a hello sent before that is lost. Wait for the host
+      // (it retries with a backoff), at most 5 s.
+      const until = Date.now() + 5000;
+      while (!pair.b.port && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+      return stream;
     },
     close: serial.close,
     async unplug(stream) {
       await serial.close(stream);
-      // Let the host read what was sent before the pull, as ptyLink lets socat hand it over.
-      await new Promise((r) => setTimeout(r, 50));
+      // Let the host take what was sent before the pull, as ptyLink lets socat hand it over: until its port has read
+      // every byte and waits for more (a fixed 50 ms lost a line on a loaded CI machine), at most 2 s.
+      const host = pair.b;
+      const until = Date.now() + 2000;
+      while (host.port && (host.buffered > 0 || !host.port.reading) && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, 10));
       pair.unplug();
       return true;
     },
