@@ -162,5 +162,7 @@ describe('the feed\'s link to the broker', () => {
       for (const f of feeds) await f.stop();
       await broker.close();
     }
-  }, 20_000);
+    // Above the sum of the bounds inside (8 s to see the clash, 2 s, up to 4 s to stop each feed), so that on a
+    // loaded machine a failure shows as the assertion that failed, not as the test's timeout.
+  }, 40_000);
 });
