@@ -362,6 +362,12 @@ const ERRORS: { [E in LineError]: { ok: false; error: E } } = Object.freeze({
 const DEVICE_SET: ReadonlySet<string> = new Set(DEVICE_TYPES);
 const HOST_SET: ReadonlySet<string> = new Set(HOST_TYPES);
 
+/**
+ * The codec's unchanged parts that the old, token-splitting decoder of the equivalence test shares
+ * (test/hardware/protocol-reference.ts): not API, and not exported from the package.
+ */
+export const codecParts = { CRC_TABLE, upperHex, decimal, FIELD_COUNT, parseFields, ERRORS, DEVICE_SET, HOST_SET } as const;
+
 /** Token bounds of the line being decoded (a 96-byte line has at most 49 tokens): no array per line. */
 const TOK_START = new Int32Array(64);
 const TOK_END = new Int32Array(64);
