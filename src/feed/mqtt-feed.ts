@@ -20,6 +20,7 @@ import {
 } from './projection.js';
 import { type SessionTopics, type TableTopics, isQueryName, sessionTopics, tableTopics } from './topics.js';
 import type { ClubStatus } from '../club/table-side.js';
+import { closeClient, withTimeout } from '../broker/close-client.js';
 
 /** Where the feed reads events: the journal. `eventsAfter(seq)` yields the events with a greater seq, in order. */
 export interface EventSource {
@@ -377,11 +378,7 @@ export class Feed extends EventEmitter<FeedEvents> {
         this.log.warn({ err: (err as Error).message }, 'could not announce offline; the last will covers it');
       }
     }
-    try {
-      await withTimeout(client.endAsync(false), 2000);
-    } catch {
-      await client.endAsync(true);
-    }
+    await closeClient(client);
   }
 
   // ------------------------------------------------------------------ the link to the broker
@@ -843,13 +840,6 @@ function formatDuration(ms: number): string {
 
 function isSeq(v: unknown): v is number {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0;
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-    p.then((v) => { clearTimeout(t); resolve(v); }, (e) => { clearTimeout(t); reject(e); });
-  });
 }
 
 /** An in-memory journal for tests and the simulator: events appended with increasing seq. */

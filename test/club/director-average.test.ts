@@ -41,8 +41,10 @@ describe('the average score for a fouled tray (Dup. V.1, IV.9-10)', () => {
     // The real tray functions and scoring (no stand-ins): the average is the scoring's own.
     const s = new DirectorService({ config, log: quietLog, schedule: THREE, store, web: false, requestRetryMs: 400 });
     await s.start();
-    cleanup.push(async () => { await s.stop(); await store.close(); });
+    // Cleanup runs last first: the director stops, then its broker session is cleared (not the other way round: a
+    // client that takes the director's id while it runs kicks it off with QoS 1 messages in flight).
     cleanup.push(async () => { await (await mqtt.connectAsync(BROKER, { clientId: s.clientId, clean: true, protocolVersion: 5 })).endAsync(); });
+    cleanup.push(async () => { await s.stop(); await store.close(); });
     await waitFor(() => obs.get<RoundAssignment>('2/assignment') !== undefined, T, 'assignments');
 
     await tables[0].play([{ type: 'tray', code: 'T1' }, ...seedHand(1, false)]);

@@ -27,6 +27,7 @@ import { type DirectorConfig, readSchedule } from './config.js';
 import { type Decision, checkDecision, decisionDigest, transactionKey } from './decisions.js';
 import { type Completion, type ScheduleIndex, TableFold, indexSchedule, travellerOf } from './fold.js';
 import { PartitionLeases, partitionOf } from './leases.js';
+import { closeClient } from '../../broker/close-client.js';
 import { DirectorStore, type StoreOps, type StoredDecision, type StoredResult } from './store.js';
 
 /** The club functions the director calls (injected in tests, the real modules by default). */
@@ -246,7 +247,7 @@ export class DirectorService {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     if (this.snapTimer) clearTimeout(this.snapTimer);
     await this.chain.catch(() => undefined);
-    if (this.client) await this.client.endAsync().catch(() => undefined);
+    if (this.client) await closeClient(this.client).catch(() => undefined);
     if (this.web) await this.web.close().catch((err: unknown) => this.log.warn({ err }, 'director page did not close cleanly'));
     if (this.ownStore && this.store) await this.store.close();
   }
