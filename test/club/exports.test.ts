@@ -545,6 +545,18 @@ describe('an adjusted score', () => {
     expect(read.travellers.filter((x) => x.adjusted !== undefined)).toHaveLength(1);
   });
 
+  it('Law 12C2: a bridge result the director replaced by an artificial score (no contract) is read back as that award', () => {
+    const s = bridgeSession();
+    s.travellers = s.travellers.map((t, i) => (i === 0 ? { board: t.board, ns: t.ns, ew: t.ew, table: t.table, round: t.round, adjusted: 'average-plus' as const } : t));
+    const read = readPbnTravellers(exportPbn(s));
+    expect(read.errors).toEqual([]);
+    expect(read.travellers).toHaveLength(s.travellers.length);
+    const back = read.travellers.find((x) => x.board === s.travellers[0].board && x.ns === s.travellers[0].ns)!;
+    expect([back.adjusted, back.contract, back.tricks]).toEqual(['average-plus', undefined, undefined]);
+    // The other rows keep their contracts, so the file is a bridge file and the award is scored as one.
+    expect(read.travellers.filter((x) => x.contract !== undefined)).toHaveLength(s.travellers.length - 1);
+  });
+
   it('an Adjusted cell that is not an adjustment is an error naming the values to give', () => {
     const s = whistSession();
     s.travellers = s.travellers.map((t, i) => (i === 0 ? { ...t, adjusted: 'average' } : t));

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scoreTravellers } from '../../src/club/scoring/index.js';
 import { readNdjsonTravellers, readPbnTravellers, readTravellers } from '../../src/club/scoring/travellers.js';
 
 const fixture = (f: string) => readFileSync(resolve(import.meta.dirname, '../fixtures/club', f), 'utf8');
@@ -44,7 +45,8 @@ describe('NDJSON travellers', () => {
     expect(one('{"board":1,"ns":"1","ew":"2","contract":"4HE"}')).toBe('tricks: give the declarer\'s tricks, 0-13, e.g. {"contract":"4HE","tricks":10}');
     expect(one('{"board":1,"ns":"1","ew":"2","tricks":{"NS":7,"EW":6},"marks":{"EW":"-R"}}')).toMatch(/^marks: a revoke needs "made"/);
     expect(one('{"board":1,"ns":"1","ew":"2","tricks":{"NS":7,"EW":6},"marks":{"EW":"R"}}')).toMatch(/^marks: .* is not a revoke mark/);
-    expect(one('{"board":1,"ns":"1","ew":"2","adjusted":"avg"}')).toMatch(/^adjusted: give "average" or the tricks/);
+    expect(one('{"board":1,"ns":"1","ew":"2","adjusted":"avg"}')).toMatch(/^adjusted: give "average", "average-plus", "average-minus", percentages for bridge/);
+    expect(one('{"board":1,"ns":"1","ew":"2","adjusted":{"NS":7}}')).toMatch(/^adjusted: give /);
     expect(one('{"board":1,"ns":"1","ew":"2","tricks":{"NS":7,"EW":6},"round":0}')).toMatch(/^round: give the round number/);
     expect(one('[1,2]')).toMatch(/^each line is one result object/);
     // A field nobody knows and nothing like a known one is left alone (an export may carry more).
@@ -59,6 +61,31 @@ describe('NDJSON travellers', () => {
     expect(r.errors).toEqual([]);
     expect(r.travellers[0].made).toEqual({ NS: 7, EW: 6 });
     expect(r.travellers[1].adjusted).toBe('average');
+  });
+});
+
+describe('a bare adjustment (no contract, no tricks) is of the file\'s game', () => {
+  it('Law 12C2: average-plus among bridge results is scored as bridge (60%, the others factored up with Neuberg)', () => {
+    const r = readNdjsonTravellers([
+      '{"board":1,"ns":"1NS","ew":"1EW","contract":"4SN","tricks":10}',
+      '{"board":1,"ns":"2NS","ew":"2EW","contract":"4SN","tricks":11}',
+      '{"board":1,"ns":"3NS","ew":"3EW","contract":"4SN","tricks":9}',
+      '{"board":1,"ns":"4NS","ew":"4EW","adjusted":"average-plus"}',
+    ].join('\n'));
+    expect(r.errors).toEqual([]);
+    const report = scoreTravellers(r.travellers);
+    expect(report.method).toBe('matchpoints');
+    expect(report.boards[0].results.map((x) => x.mp)).toEqual([{ NS: 3, EW: 3 }, { NS: 5.7, EW: 0.3 }, { NS: 0.3, EW: 5.7 }, { NS: 3.6, EW: 3.6 }]);
+  });
+
+  it('Dup. V.1: "average" among whist results is scored as whist; "average-plus" there is refused, naming what whist takes', () => {
+    const whist = ['{"board":1,"ns":"1NS","ew":"1EW","tricks":{"NS":8,"EW":5}}', '{"board":1,"ns":"2NS","ew":"2EW","tricks":{"NS":6,"EW":7}}'];
+    const ok = readNdjsonTravellers([...whist, '{"board":1,"ns":"3NS","ew":"3EW","adjusted":"average"}'].join('\n'));
+    expect(ok.errors).toEqual([]);
+    expect(scoreTravellers(ok.travellers).method).toBe('average');
+    const bad = readNdjsonTravellers([...whist, '{"board":1,"ns":"3NS","ew":"3EW","adjusted":"average-plus"}'].join('\n'));
+    expect(bad.errors).toEqual([]);
+    expect(() => scoreTravellers(bad.travellers)).toThrow(/^adjusted: "average-plus" is a bridge matchpoint adjustment; whist scores tricks/);
   });
 });
 

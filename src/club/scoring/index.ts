@@ -21,7 +21,9 @@ export interface ScoreOptions extends Omit<WhistOptions, 'method'> {
 /** Score a session's travellers: the standings and every board's results. Throws a ScoringError for bad input. */
 export function scoreTravellers(travellers: readonly Traveller[], opts: ScoreOptions = {}): ScoreReport {
   const bridge = travellers.findIndex((t) => t.contract !== undefined);
-  const whist = travellers.findIndex((t) => t.contract === undefined);
+  // An adjusted score with neither contract nor tricks (a board the director scored without play) is of the game
+  // the other results are.
+  const whist = travellers.findIndex((t) => t.contract === undefined && !isBareAdjustment(t));
   if (bridge >= 0 && whist >= 0) {
     throw new ScoringError(`contract: board ${travellers[Math.max(bridge, whist)].board} is ${bridge > whist ? 'a bridge result (contract) among whist results' : 'a whist result (no contract) among bridge results'}: score one game per file`, Math.max(bridge, whist), 'contract');
   }
@@ -37,4 +39,9 @@ export function scoreTravellers(travellers: readonly Traveller[], opts: ScoreOpt
     throw new ScoringError(`method: "${method}" scores bridge contracts; whist travellers (tricks per side) are scored by ${WHIST_METHODS.join(', ')}`, undefined, 'method');
   }
   return scoreWhist(travellers, { ...opts, method: method as WhistMethod });
+}
+
+/** True for an adjusted score that gives neither a contract nor tricks: it belongs to either game. */
+function isBareAdjustment(t: Traveller): boolean {
+  return t.adjusted !== undefined && t.contract === undefined && t.tricks === undefined;
 }

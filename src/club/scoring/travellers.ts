@@ -56,18 +56,26 @@ function lineToTraveller(raw: unknown): WhistTraveller | { error: string } {
   if (o.round !== undefined && !(typeof o.round === 'number' && Number.isInteger(o.round) && o.round >= 1)) {
     return { error: 'round: give the round number, 1 or more, e.g. "round":2' };
   }
+  for (const k of ['ns', 'ew'] as const) {
+    if (typeof o[k] !== 'string' || (o[k] as string).trim() === '') return { error: `${k}: give the ${k === 'ns' ? 'N-S' : 'E-W'} pair as the schedule names it, e.g. "${k}":"3${k.toUpperCase()}"` };
+  }
   if (o.contract !== undefined) {
     const c = bridgeContract(o.contract);
     if (typeof c !== 'string') return c;
     o.contract = c;
-    for (const k of ['ns', 'ew'] as const) {
-      if (typeof o[k] !== 'string' || (o[k] as string).trim() === '') return { error: `${k}: give the ${k === 'ns' ? 'N-S' : 'E-W'} pair as the schedule names it, e.g. "${k}":"3${k.toUpperCase()}"` };
-    }
     if (c === 'PASS') {
       if (o.tricks !== undefined && o.tricks !== 0) return { error: 'tricks: a passed-out board has no declarer: leave "tricks" out' };
     } else if (o.adjusted === undefined && !(typeof o.tricks === 'number' && Number.isInteger(o.tricks) && o.tricks >= 0 && o.tricks <= 13)) {
       return { error: `tricks: give the declarer's tricks, 0-13, e.g. {"contract":"${c}","tricks":${Number(c[0]) + 6}}` };
     }
+    return o as unknown as WhistTraveller;
+  }
+  // A bare adjustment is of the file's game (bridge percentages or whist tricks): the scoring checks its values as such.
+  if (o.adjusted !== undefined && o.tricks === undefined) {
+    const a = o.adjusted;
+    const named = a === 'average' || a === 'average-plus' || a === 'average-minus';
+    const sides = typeof a === 'object' && a !== null && ['NS', 'EW'].every((d) => typeof (a as Record<string, unknown>)[d] === 'number' && ((a as Record<string, number>)[d] ?? -1) >= 0);
+    if (!named && !sides) return { error: 'adjusted: give "average", "average-plus", "average-minus", percentages for bridge as {"NS":60,"EW":40}, or tricks for whist as {"NS":7,"EW":6}' };
     return o as unknown as WhistTraveller;
   }
   try {
@@ -186,8 +194,7 @@ export function readPbnTravellers(text: string): TravellersRead {
       const r: Record<string, unknown> = { board: rec.board, ns: cell('PairId_NS'), ew: cell('PairId_EW') };
       if (cell('Table') !== undefined) r.table = num(cell('Table'));
       if (cell('Round') !== undefined) r.round = num(cell('Round'));
-      // Whist only: a bridge row's award has no contract, and a traveller without one reads as whist.
-      const adjusted = col('Tricks_NS') >= 0 ? cell('Adjusted') : undefined;
+      const adjusted = cell('Adjusted');
       if (adjusted !== undefined) {
         const a = adjustedFrom(adjusted);
         if (a === null) { out.errors.push({ line: row.line, message: `ScoreTable: Adjusted "${printable(adjusted, 20)}" is not an adjustment: give average, average-plus, average-minus or NS:60,EW:40` }); continue; }
@@ -209,6 +216,8 @@ export function readPbnTravellers(text: string): TravellersRead {
         if (Object.keys(won).length) r.wonBeforeRevoke = won;
       } else {
         const contract = cell('Contract');
+        // The club export writes an adjusted bridge result with no contract ("-"): the award is the result.
+        if (contract === undefined && r.adjusted !== undefined) { push(row.line, r); continue; }
         if (contract === undefined) { out.errors.push({ line: row.line, message: 'ScoreTable: the row has no Contract: give it (or Pass), or Tricks_NS and Tricks_EW for whist' }); continue; }
         const c = rowContract(contract, cell('Declarer'));
         if (typeof c !== 'string') { out.errors.push({ line: row.line, message: `ScoreTable: ${c.error}` }); continue; }
