@@ -5,6 +5,7 @@
 import { parseDeal } from '../cards/deal.js';
 import { tryParseCard, suitIndex } from '../cards/card.js';
 import { type Seat, SEATS, isSeat } from '../cards/seat.js';
+import { type TrayTurn, dealAtTable, isTrayTurn, tableSeat, turnedSide } from '../cards/tray-turn.js';
 import type { DealEvent } from '../formats/table-log.js';
 import { parseTrayCode } from '../hardware/tray-code.js';
 import { VARIANTS } from '../laws/variants.js';
@@ -101,6 +102,7 @@ export function parseAssignment(payload: Uint8Array | string, want: { session: s
   if (!Number.isInteger(o.tables) || (o.tables as number) < 1) return bad('tables', `must be the number of tables in play, 1 or more (got ${JSON.stringify(o.tables)})`);
   if (typeof o.variant !== 'string') return bad('variant', 'must be the variant of the session, e.g. "duplicate-whist"');
   if (typeof o.movement !== 'string') return bad('movement', 'must name the movement, e.g. "mitchell"');
+  if (o.turn !== undefined && !isTrayTurn(o.turn)) return bad('turn', `must be the quarter turns of the trays this round, 0-3 (got ${JSON.stringify(o.turn)})`);
   return { ok: true, value: o as unknown as RoundAssignment };
 }
 
@@ -127,27 +129,37 @@ export function boardDealer(board: number, variant: string): Seat | undefined {
   return SEATS[(((board - 1) % 4) + 4) % 4];
 }
 
-/** The `deal` event a table journals when it scans a tray whose record it holds: the overplay, checked from the first card. */
-export function dealEventFromRecord(record: TrayRecord, opts: { tables?: number; variant?: string }): DealFields {
-  const ev: DealFields = { type: 'deal', board: record.board, dealer: record.dealer, hands: record.hands };
+/**
+ * The `deal` event a table journals when it scans a tray whose record it holds: the overplay, checked from the first
+ * card. A turned tray (`turn`) lays each hand, the dealer and the vulnerability where its pocket lies at the table.
+ */
+export function dealEventFromRecord(record: TrayRecord, opts: { tables?: number; variant?: string; turn?: TrayTurn }): DealFields {
+  const turn = opts.turn ?? 0;
+  const ev: DealFields = { type: 'deal', board: record.board, dealer: tableSeat(record.dealer, turn), hands: dealAtTable(record.hands, turn) };
   const variant = opts.variant ?? record.variant;
   if (variant !== undefined) ev.variant = variant;
   // The slip records the card turned at the original play (Dup. IV.1, IV.3); a declared trump has no slip (IV.11).
   if (record.trumpCard !== undefined) ev.trumpSlip = record.trumpCard;
   else if (record.trump !== undefined) ev.trump = record.trump;
-  if (record.vulnerable !== undefined) ev.vulnerable = record.vulnerable;
+  if (record.vulnerable !== undefined) ev.vulnerable = turnedSide(record.vulnerable, turn);
   ev.overplay = true;
   if (opts.tables !== undefined) ev.tables = opts.tables;
+  if (turn !== 0) ev.turn = turn;
   return ev;
 }
 
-/** The `deal` event of an original play (no record yet): the board and its dealer, the hands are what is played. */
-export function originalDealEvent(board: number, opts: { variant: string; tables?: number }): DealFields {
+/**
+ * The `deal` event of an original play (no record yet): the board and its dealer, the hands are what is played. On a
+ * turned tray the dealer and vulnerability are where the tray's indicators lie at the table.
+ */
+export function originalDealEvent(board: number, opts: { variant: string; tables?: number; turn?: TrayTurn }): DealFields {
+  const turn = opts.turn ?? 0;
   const ev: DealFields = { type: 'deal', board };
   const dealer = boardDealer(board, opts.variant);
-  if (dealer) ev.dealer = dealer;
-  if (VARIANTS[opts.variant]?.trump === 'contract') ev.vulnerable = boardVulnerability(board);
+  if (dealer) ev.dealer = tableSeat(dealer, turn);
+  if (VARIANTS[opts.variant]?.trump === 'contract') ev.vulnerable = turnedSide(boardVulnerability(board), turn);
   if (opts.tables !== undefined) ev.tables = opts.tables;
+  if (turn !== 0) ev.turn = turn;
   return ev;
 }
 
@@ -229,18 +241,21 @@ export function decideScan(c: ScanContext): ScanDecision {
   }
 
   const tables = c.assignment?.tables;
+  const turn = c.assignment?.turn ?? 0;
+  // Memory Duplicate's overplay: "If the indicators pointed N & S on the original deals, they must lie E & W".
+  const turned = turn === 0 ? '' : ` Turn the tray ${turn === 2 ? 'half round' : turn === 1 ? 'a quarter clockwise' : 'a quarter anticlockwise'}: the pocket dealt North lies at ${tableSeat('N', turn)}.`;
   const record = c.records.get(board);
   if (record) {
     return {
       kind: 'deal',
-      deal: dealEventFromRecord(record, { tables, variant: c.variant }),
-      status: { status: 'overplay', board, ...round, message: `Tray ${board}: overplay, every card is checked against the tray's record.` },
+      deal: dealEventFromRecord(record, { tables, variant: c.variant, turn }),
+      status: { status: 'overplay', board, ...round, message: `Tray ${board}: overplay, every card is checked against the tray's record.${turned}` },
     };
   }
   return {
     kind: 'deal',
-    deal: originalDealEvent(board, { variant: c.variant, tables }),
-    status: { status: 'original', board, ...round, message: `Tray ${board}: original play; the hands as played become the tray's record.` },
+    deal: originalDealEvent(board, { variant: c.variant, tables, turn }),
+    status: { status: 'original', board, ...round, message: `Tray ${board}: original play; the hands as played become the tray's record.${turned}` },
   };
 }
 

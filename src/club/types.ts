@@ -1,6 +1,7 @@
 // The club layer's shared shapes (docs/club.md): movements, tray records, round assignments, travellers and score
 // reports. Everything here is plain JSON, so it travels on MQTT, into the director's store and out of the CLI as is.
 import type { Seat } from '../cards/seat.js';
+import type { TrayTurn } from '../cards/tray-turn.js';
 
 /** A side of the table. */
 export type Direction = 'NS' | 'EW';
@@ -31,6 +32,12 @@ export interface MovementTable {
   trays: (number | null)[];
   /** True for the trays this table deals (original play) rather than overplays; same length as `trays` if given. */
   original?: boolean[];
+  /**
+   * The trays lie turned this many quarters clockwise (Memory Duplicate's overplay: 1, "if the indicators pointed
+   * N & S on the original deals, they must lie E & W"). `ns`, `ew` and `players` still name the tray's seats: who
+   * holds the hands dealt N & S, and so on.
+   */
+  turn?: TrayTurn;
 }
 
 /** One round (the seed's "set"). */
@@ -126,6 +133,8 @@ export interface RoundAssignment {
   trays: number[];
   /** Tables in play in the session (Dup. IV.9-10, V.1 choose between an average and a new deal by it). */
   tables: number;
+  /** The trays lie turned this many quarters clockwise this round (the schedule's `turn`); absent: not turned. */
+  turn?: TrayTurn;
   variant: string;
   at: string;
 }

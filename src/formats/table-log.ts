@@ -44,6 +44,12 @@ export interface DealEvent extends Stamped {
    * the trump suit; no card is turned, and the card belongs to no hand.
    */
   trumpCut?: string;
+  /**
+   * Extension: the tray lies turned this many quarters clockwise (Memory Duplicate's overplay: 1, the pocket dealt
+   * North lies at East). `hands`, `dealer` and `vulnerable` are then as the pockets lie at the table; the director
+   * turns the result back to the tray's seats.
+   */
+  turn?: 1 | 2 | 3;
 }
 
 /**
@@ -188,6 +194,7 @@ export function validateTableEvent(o: unknown): string | null {
       if (e.tables !== undefined && !(Number.isInteger(e.tables) && (e.tables as number) >= 1)) return '"tables" must be a positive integer';
       if (e.overplay !== undefined && typeof e.overplay !== 'boolean') return '"overplay" must be true or false';
       if (e.trumpCut !== undefined) { const x = cardField(e, 'trumpCut'); if (x) return x; }
+      if (e.turn !== undefined && e.turn !== 1 && e.turn !== 2 && e.turn !== 3) return '"turn" must be the quarter turns of the tray, 1, 2 or 3';
       return null;
     }
     case 'place':

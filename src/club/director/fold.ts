@@ -1,10 +1,11 @@
 // One table as the director follows it: its journal events folded in seq order through the same engine the table
 // runs (`Table`), and each deal that is over turned into the traveller line the schedule gives it. Pure: no I/O, so
 // the live path and the rebuild after a restart are the same code.
-import type { Seat } from '../../cards/seat.js';
+import { SEATS, type Seat, seatIndex } from '../../cards/seat.js';
+import { traySeat, turnedSide } from '../../cards/tray-turn.js';
 import type { DealEvent, TableEvent } from '../../formats/table-log.js';
 import { isDealOver } from '../../feed/projection.js';
-import { parseContract } from '../../cards/contract.js';
+import { formatContract, parseContract } from '../../cards/contract.js';
 import { Table } from '../../laws/engine.js';
 import type { DealResult } from '../../laws/types.js';
 import { getVariant } from '../../laws/variants.js';
@@ -133,29 +134,35 @@ export function travellerOf(c: Completion, o: { tableNo: number; index: Schedule
   if (round !== undefined) t.round = round;
   if (players) t.players = players;
   const variant = getVariant(c.deal.variant ?? c.result.variant ?? o.variant);
+  // The table counts by its own seats; the traveller names the tray's. On a tray turned an odd number of quarters
+  // (Memory Duplicate's overplay) the table's N-S hold the hands dealt E & W.
+  const turn = c.deal.turn ?? 0;
+  const side = (s: 'NS' | 'EW'): 'NS' | 'EW' => turnedSide(s, turn);
+  const bySide = <T>(r: Partial<Record<'NS' | 'EW', T>>): Partial<Record<'NS' | 'EW', T>> =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [side(k as 'NS' | 'EW'), v]));
   if (variant.trump === 'contract') {
     const k = c.contract ? parseContract(c.contract) : null;
     if (k && k.ok) {
-      t.contract = c.contract;
+      t.contract = formatContract({ ...k.value, declarer: seatIndex(traySeat(SEATS[k.value.declarer], turn)) });
       t.tricks = k.value.declarer % 2 === 0 ? c.result.scored.NS : c.result.scored.EW;
     } else {
       t.contract = 'PASS';
     }
   } else {
-    t.tricks = { NS: c.result.scored.NS, EW: c.result.scored.EW };
+    t.tricks = { NS: c.result.scored[side('NS')], EW: c.result.scored[side('EW')] };
   }
-  if (c.result.marks && Object.keys(c.result.marks).length > 0) t.marks = c.result.marks as Traveller['marks'];
+  if (c.result.marks && Object.keys(c.result.marks).length > 0) t.marks = bySide(c.result.marks) as Traveller['marks'];
   const revokes = c.result.findings.filter((f) => f.kind === 'revoke');
   if (variant.trump !== 'contract' && (t.marks || revokes.length > 0)) {
-    t.made = { NS: c.result.tricksWon.NS, EW: c.result.tricksWon.EW };
+    t.made = { NS: c.result.tricksWon[side('NS')], EW: c.result.tricksWon[side('EW')] };
     const before: Partial<Record<'NS' | 'EW', number>> = {};
     for (const f of revokes) {
-      const side = f.seat === 'N' || f.seat === 'S' ? 'NS' : 'EW';
+      const at = f.seat === 'N' || f.seat === 'S' ? 'NS' : 'EW';
       const first = f.renounceTrick ?? f.trick;
-      const won = c.result.tricks.slice(0, Math.max(0, first - 1)).filter((k) => (k.winner === 'N' || k.winner === 'S' ? 'NS' : 'EW') === side).length;
-      before[side] = Math.min(before[side] ?? won, won);
+      const won = c.result.tricks.slice(0, Math.max(0, first - 1)).filter((k) => (k.winner === 'N' || k.winner === 'S' ? 'NS' : 'EW') === at).length;
+      before[at] = Math.min(before[at] ?? won, won);
     }
-    if (Object.keys(before).length > 0) t.wonBeforeRevoke = before;
+    if (Object.keys(before).length > 0) t.wonBeforeRevoke = bySide(before);
   }
   return t;
 }

@@ -1001,7 +1001,7 @@ export class DirectorService {
     const a: RoundAssignment = {
       schema: 1, type: 'tenace.assignment', session: this.c.session, movement: this.schedule.movement, round, table: ts.id,
       ...(entry?.ns !== undefined ? { ns: entry.ns } : {}), ...(entry?.ew !== undefined ? { ew: entry.ew } : {}),
-      ...(entry?.players ? { players: entry.players } : {}),
+      ...(entry?.players ? { players: entry.players } : {}), ...(entry?.turn ? { turn: entry.turn } : {}),
       trays, tables: this.schedule.tables, variant: this.c.variant, at: this.now().toISOString(),
     };
     this.assignments.set(ts.id, a);

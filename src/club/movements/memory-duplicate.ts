@@ -6,8 +6,9 @@
 //
 // A schedule names who holds which hands of the tray, so in the overplay the pair sitting E-W (1EW) holds the hands
 // dealt N & S and is the N-S of the overplay: round 2 is 1EW v 1NS. We turn a tray a quarter clockwise: the pocket
-// dealt North lies at East. Round 1 deals the agreed number (default 12, so 24 hands are played in all, "the usual
-// number"); round 2 overplays them in the same order.
+// dealt North lies at East: the overplay's `turn: 1`, by which the table lays the record's hands where the pockets lie.
+// Round 1 deals the agreed number (default 12, so 24 hands are played in all, "the usual number"); round 2 overplays
+// them in the same order.
 //
 // `--option form=individuals`: "When four play memory duplicate, one of the four, usually S, retains his seat and
 // keeps the score, the others changing places right and left alternately, each playing with S as a partner for 8
@@ -15,7 +16,8 @@
 //   original: c / a b, b / a c, a / c b      overplay, trays reversed: c / b a, b / c a, a / c b
 // Players are the seed's S, a, b, c. In the overplay `players` names who holds each of the tray's hands (the pocket
 // dealt North lies at East, so the player sitting East holds North's hand, and so on round).
-import type { Seat } from '../../cards/seat.js';
+import { SEATS, type Seat } from '../../cards/seat.js';
+import { tableSeat } from '../../cards/tray-turn.js';
 import type { Movement, MovementOptions, MovementRound, MovementTable, Schedule } from '../types.js';
 import { badBoards, badTables, unknownOption } from './schedule-kit.js';
 import { range, schedule } from './schedule.js';
@@ -36,7 +38,7 @@ const OVERPLAY: Sitting[] = [
 
 /** Who holds each hand of a tray turned a quarter clockwise: North's hand lies at East, East's at South, and so on. */
 export function reversed(sitting: Sitting): Record<Seat, string> {
-  return { N: sitting.E, E: sitting.S, S: sitting.W, W: sitting.N };
+  return Object.fromEntries(SEATS.map((s) => [s, sitting[tableSeat(s, 1)]])) as Record<Seat, string>;
 }
 
 const formOf = (opts: MovementOptions): string => String(opts.options?.form ?? 'pairs');
@@ -54,7 +56,7 @@ function pairs(per: number): MovementRound[] {
   const trays = range(1, per);
   return [
     { round: 1, tables: [{ table: 1, ns: '1NS', ew: '1EW', trays: [...trays] }], notes: ['Each hand is laid aside in its tray; no trump is turned, one suit is trumps for the sitting', 'Then the trays are reversed: the pockets dealt N & S lie E & W'] },
-    { round: 2, tables: [{ table: 1, ns: '1EW', ew: '1NS', trays: [...trays] }], notes: ['The overplay: the players keep their seats; 1EW now holds the hands dealt N & S, 1NS those dealt E & W'] },
+    { round: 2, tables: [{ table: 1, ns: '1EW', ew: '1NS', trays: [...trays], turn: 1 }], notes: ['The overplay: the players keep their seats; 1EW now holds the hands dealt N & S, 1NS those dealt E & W'] },
   ];
 }
 
@@ -63,7 +65,7 @@ function individuals(per: number): MovementRound[] {
   const sets = [...ORIGINAL.map((s) => ({ s, over: false })), ...OVERPLAY.map((s) => ({ s, over: true }))];
   sets.forEach(({ s, over }, k) => {
     const set = k % 3;
-    const table: MovementTable = { table: 1, players: over ? reversed(s) : { ...s }, trays: range(set * per + 1, (set + 1) * per) };
+    const table: MovementTable = { table: 1, players: over ? reversed(s) : { ...s }, trays: range(set * per + 1, (set + 1) * per), ...(over ? { turn: 1 as const } : {}) };
     const sitting = `N ${s.N}, E ${s.E}, S ${s.S}, W ${s.W}`;
     const notes = [over
       ? `Overplay, trays reversed: seated ${sitting}; the seats listed name who holds each hand of the tray (the pocket dealt N lies at E), so S and ${s.N} hold the hands dealt E & W`

@@ -5,6 +5,7 @@ import { type Card, formatCard, parseCard, suitOf } from '../../cards/card.js';
 import { type Deal, formatDeal } from '../../cards/deal.js';
 import type { Hand } from '../../cards/hand.js';
 import { SEATS, type Seat } from '../../cards/seat.js';
+import { atTable, tableSeat } from '../../cards/tray-turn.js';
 import type { TableEvent } from '../../formats/table-log.js';
 import { parseContract } from '../../cards/contract.js';
 import { getVariant } from '../../laws/variants.js';
@@ -125,7 +126,9 @@ export function planSession(opts: PlanOptions): SessionPlan {
       const others = boards.filter((b) => !tableBoardsInRound(opts.schedule, p.table, p.round).has(b));
       if (others.length > 0) p.wrongScan = others[rng.int(others.length)];
     }
-    playOf(rng, p, hands, tray, opts.variant, revoke.has(p));
+    // A turned tray (Memory Duplicate's overplay): each hand is played at the seat where its pocket lies.
+    const turn = opts.schedule.rounds.find((r) => r.round === p.round)?.tables.find((t) => t.table === p.table)?.turn ?? 0;
+    playOf(rng, p, atTable(hands, turn), { ...tray, dealer: tableSeat(tray.dealer, turn) }, opts.variant, revoke.has(p));
   }
   const plays = new Map<number, PlannedPlay[]>();
   for (const p of all) {

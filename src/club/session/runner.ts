@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
+import { dealAtTable } from '../../cards/tray-turn.js';
 import { type Simulation, startSimulation } from '../../daemon/simulation.js';
 import type { TableEvent } from '../../formats/table-log.js';
 import { DEFAULT_BASE, sessionTopics } from '../../feed/topics.js';
@@ -202,7 +203,8 @@ async function playTable(table: number, h: TableHandle, plays: readonly PlannedP
       const before = c.journal.lastSeq;
       await sim.playEvents([{ type: 'tray', code: trayCodeOf(plan.session, p.board) }]);
       const deal = await waitForDeal(sim, before, p.board, ctx);
-      if (p.playIndex > 0 && deal.hands === plan.trays.get(p.board)!.pbn) ctx.check.verified++;
+      // Verified: the table started the overplay from the tray's record, laid as the tray lies (a turned tray's too).
+      if (p.playIndex > 0 && deal.hands === dealAtTable(plan.trays.get(p.board)!.pbn, deal.turn ?? 0)) ctx.check.verified++;
       const r = ctx.chaos.restartTable;
       if (r && r.table === table && r.play === i + 1) {
         // Stop the table between tricks (no card on the table, as after a power cut the players would re-place

@@ -5,6 +5,7 @@ import { cardCode, formatCard, suitOf } from '../../cards/card.js';
 import { type Hand, addCard, emptyHand, holds } from '../../cards/hand.js';
 import { formatDeal } from '../../cards/deal.js';
 import { type Seat, isSeat, seatIndex } from '../../cards/seat.js';
+import { tableSeat, traySeat, turnedSide } from '../../cards/tray-turn.js';
 import type { DealEvent, TableEvent } from '../../formats/table-log.js';
 import { Table } from '../../laws/engine.js';
 import type { DealResult } from '../../laws/types.js';
@@ -65,6 +66,8 @@ function build(a: PlayedDeal): { record: TrayRecord | null; why: string | null }
     table.apply(e);
   }
   const seen = table.cardsSeen();
+  // A turned tray (Memory Duplicate's overplay): the table's seats are not the tray's; the record names the tray's.
+  const turn = dealEv.turn ?? 0;
   const seats = (dealEv.seats ?? variant.seats).filter(isSeat);
   const deal: (Hand | null)[] = [null, null, null, null];
   const all = emptyHand();
@@ -79,14 +82,14 @@ function build(a: PlayedDeal): { record: TrayRecord | null; why: string | null }
       addCard(all, code);
       addCard(hand, code);
     }
-    deal[seatIndex(seat)] = hand;
+    deal[seatIndex(traySeat(seat, turn))] = hand;
   }
 
-  const dealer: Seat = dealEv.dealer ?? (variant.trump === 'contract' ? boardDealer(dealEv.board) : 'W');
+  const dealer: Seat = dealEv.dealer ?? (variant.trump === 'contract' ? tableSeat(boardDealer(dealEv.board), turn) : 'W');
   const record: TrayRecord = {
     schema: 1, type: 'tenace.tray', session: a.session, board: dealEv.board,
     hands: formatDeal(deal as Parameters<typeof formatDeal>[0], 0),
-    dealer,
+    dealer: traySeat(dealer, turn),
     variant: variantName,
     source: { kind: 'original-play', table: a.table, fromSeq: seqOf(a.events, 0), toSeq: seqOf(a.events, -1), at: a.at },
     rev: 1,
@@ -95,12 +98,12 @@ function build(a: PlayedDeal): { record: TrayRecord | null; why: string | null }
   else if (variant.trump === 'turned') {
     const turned = turnedCard(events, dealer, table.trump());
     if (!turned) return no('no trump card was seen turned before the opening lead, so the trump slip cannot be written');
-    if (variant.trumpCardToDealer && !holds(deal[seatIndex(dealer)]!, cardCode(turned))) {
+    if (variant.trumpCardToDealer && !holds(deal[seatIndex(traySeat(dealer, turn))]!, cardCode(turned))) {
       return no(`the turned trump card ${turned} is not among the cards the dealer ${dealer} played`);
     }
     record.trumpCard = turned;
   }
-  if (variant.trump === 'contract') record.vulnerable = dealEv.vulnerable ?? boardVulnerability(dealEv.board);
+  if (variant.trump === 'contract') record.vulnerable = dealEv.vulnerable !== undefined ? turnedSide(dealEv.vulnerable, turn) : boardVulnerability(dealEv.board);
   return { record, why: null };
 }
 
