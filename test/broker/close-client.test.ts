@@ -1,8 +1,6 @@
 // closeClient must stop a client in bounded time whatever its broker does: mqtt.js's end(false) waits for every QoS 1
 // acknowledgement, for ever when the broker is gone or has handed the client id to another connection (the director
 // test that hung CI's clean-up for 30 s).
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeClient } from '../../src/broker/close-client.js';
@@ -34,7 +32,7 @@ describe('closeClient', () => {
   it('closes a connected client whose broker stopped answering, after the grace period', async () => {
     const b = await broker();
     const c = await mqtt.connectAsync(b.url, { clientId: uid('stalled-'), protocolVersion: 5, reconnectPeriod: 0 });
-    const pid = Number(execFileSync('pgrep', ['-f', join(b.dir, 'mosquitto.conf')]).toString().trim().split('\n')[0]);
+    const pid = b.pid()!;
     process.kill(pid, 'SIGSTOP');
     try {
       void c.publishAsync('t/x', 'unacknowledged', { qos: 1 }).catch(() => undefined);

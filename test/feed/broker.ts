@@ -53,6 +53,8 @@ export interface Broker {
   dispose(): Promise<void>;
   /** What the broker wrote to stderr. */
   log(): string;
+  /** The running broker's process id (to pause it with SIGSTOP), undefined when stopped. */
+  pid(): number | undefined;
 }
 
 /**
@@ -98,6 +100,7 @@ export async function startBroker(conf: string, opts: { port?: number; dir?: str
       rmSync(dir, { recursive: true, force: true });
     },
     log: () => log,
+    pid: () => proc?.pid,
   };
   await b.start();
   return b;
