@@ -5,13 +5,14 @@ import { movementByName, MOVEMENTS } from '../club/movements/index.js';
 import { planSession, type SessionFaults } from '../club/session/plan.js';
 import { runSession } from '../club/session/runner.js';
 import { closest } from '../config/suggest.js';
-import { variantNames } from '../laws/variants.js';
+import { getVariant, variantNames } from '../laws/variants.js';
 import { EX_USAGE, STDIO, parseCommand } from './args.js';
 
 const USAGE = 'usage: tenace session simulate --tables N --movement NAME [--boards-per-round B] [--option K=V]... [--variant duplicate-whist|bridge]\n'
-  + '         [--broker URL] [--db FILE] [--speed X|max] [--seed S] [--faults fouled=N,wrong-tray=N,revokes=N] [--http-port P]\n'
-  + '         [--serial auto|pty|loopback] [--club C] [--session S] [--json] [--exit]\n'
+  + '         [--trump S|H|D|C] [--broker URL] [--db FILE] [--speed X|max] [--seed S] [--faults fouled=N,wrong-tray=N,revokes=N]\n'
+  + '         [--http-port P] [--serial auto|pty|loopback] [--club C] [--session S] [--json] [--exit]\n'
   + '  --speed X     a multiple of real play (a card event every 1.5 s at each table); default 10; max: as fast as it goes\n'
+  + '  --trump S     a suit declared trumps for the sitting, no trump turned (Dup. IV.11; Memory Duplicate)\n'
   + '  --db FILE     keep the director\'s SQLite database in FILE (default: a temporary one)\n'
   + '  --exit        stop when the session is scored (default: keep the director page open until Ctrl-C)\n';
 
@@ -30,7 +31,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
     args: rest,
     options: {
       tables: { type: 'string' }, movement: { type: 'string' }, 'boards-per-round': { type: 'string' }, option: { type: 'string', multiple: true },
-      variant: { type: 'string' }, broker: { type: 'string' }, db: { type: 'string' }, speed: { type: 'string' }, seed: { type: 'string' },
+      variant: { type: 'string' }, trump: { type: 'string' }, broker: { type: 'string' }, db: { type: 'string' }, speed: { type: 'string' }, seed: { type: 'string' },
       faults: { type: 'string' }, 'http-port': { type: 'string' }, serial: { type: 'string' }, club: { type: 'string' }, session: { type: 'string' },
       json: { type: 'boolean' }, exit: { type: 'boolean' }, 'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
@@ -59,6 +60,9 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   }
   const variant = v.variant ?? 'duplicate-whist';
   if (!variantNames().includes(variant)) return usage(`--variant: "${variant}" is not a game tenace knows (${variantNames().join(', ')})`);
+  const trump = v.trump?.toUpperCase();
+  if (trump !== undefined && !/^[SHDC]$/.test(trump)) return usage(`--trump: "${v.trump}" is not a suit: give S, H, D or C, the suit declared trumps for the sitting`);
+  if (trump !== undefined && getVariant(variant).trump !== 'turned') return usage(`--trump: ${variant} turns no trump card for a declared suit to replace; leave --trump out`);
   const speed = v.speed === undefined ? 10 : v.speed === 'max' ? 'max' : Number(v.speed);
   if (speed !== 'max' && !(speed > 0)) return usage('--speed must be a positive multiple of real play, or "max"');
   const seed = v.seed === undefined ? 1 : Number(v.seed);
@@ -77,7 +81,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   const session = v.session ?? `sim-${new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}`;
   let plan;
   try {
-    plan = planSession({ session, variant, schedule, seed, faults });
+    plan = planSession({ session, variant, schedule, seed, faults, ...(trump ? { trump: trump as 'S' | 'H' | 'D' | 'C' } : {}) });
   } catch (e) {
     return usage((e as Error).message);
   }

@@ -103,6 +103,7 @@ export function parseAssignment(payload: Uint8Array | string, want: { session: s
   if (typeof o.variant !== 'string') return bad('variant', 'must be the variant of the session, e.g. "duplicate-whist"');
   if (typeof o.movement !== 'string') return bad('movement', 'must name the movement, e.g. "mitchell"');
   if (o.turn !== undefined && !isTrayTurn(o.turn)) return bad('turn', `must be the quarter turns of the trays this round, 0-3 (got ${JSON.stringify(o.turn)})`);
+  if (o.trump !== undefined && !(typeof o.trump === 'string' && /^[SHDC]$/.test(o.trump))) return bad('trump', `must be the suit declared trumps for the sitting, S, H, D or C (got ${JSON.stringify(o.trump)})`);
   return { ok: true, value: o as unknown as RoundAssignment };
 }
 
@@ -150,11 +151,13 @@ export function dealEventFromRecord(record: TrayRecord, opts: { tables?: number;
 
 /**
  * The `deal` event of an original play (no record yet): the board and its dealer, the hands are what is played. On a
- * turned tray the dealer and vulnerability are where the tray's indicators lie at the table.
+ * turned tray the dealer and vulnerability are where the tray's indicators lie at the table. A trump declared for the
+ * sitting (Dup. IV.11) goes on the deal: no trump is turned.
  */
-export function originalDealEvent(board: number, opts: { variant: string; tables?: number; turn?: TrayTurn }): DealFields {
+export function originalDealEvent(board: number, opts: { variant: string; tables?: number; turn?: TrayTurn; trump?: string }): DealFields {
   const turn = opts.turn ?? 0;
   const ev: DealFields = { type: 'deal', board };
+  if (opts.trump !== undefined && VARIANTS[opts.variant]?.trump === 'turned') ev.trump = opts.trump;
   const dealer = boardDealer(board, opts.variant);
   if (dealer) ev.dealer = tableSeat(dealer, turn);
   if (VARIANTS[opts.variant]?.trump === 'contract') ev.vulnerable = turnedSide(boardVulnerability(board), turn);
@@ -254,7 +257,7 @@ export function decideScan(c: ScanContext): ScanDecision {
   }
   return {
     kind: 'deal',
-    deal: originalDealEvent(board, { variant: c.variant, tables, turn }),
+    deal: originalDealEvent(board, { variant: c.variant, tables, turn, trump: c.assignment?.trump }),
     status: { status: 'original', board, ...round, message: `Tray ${board}: original play; the hands as played become the tray's record.${turned}` },
   };
 }

@@ -135,6 +135,8 @@ export interface RoundAssignment {
   tables: number;
   /** The trays lie turned this many quarters clockwise this round (the schedule's `turn`); absent: not turned. */
   turn?: TrayTurn;
+  /** A trump suit declared for the sitting, no trump turned (Dup. IV.11): the original plays take it. */
+  trump?: string;
   variant: string;
   at: string;
 }

@@ -18,6 +18,8 @@ export interface TableLogOptions {
   withHands: boolean;
   /** Variants that turn a trump: the turned card, which must be in the dealer's hand (the last card dealt). */
   trumpTurned?: Card;
+  /** A suit declared trumps for the sitting, in place of a turned card (Dup. IV.11), e.g. "H". */
+  trump?: string;
   /** Bridge: the contract, e.g. "4HE" or "3NTSX". */
   contract?: string;
   vulnerable?: string;
@@ -58,7 +60,10 @@ export function playToTableLog(hands: readonly Hand[], plays: readonly PlayedCar
   const deal: DealEvent = { type: 'deal', board: opts.board, variant: opts.variant, dealer: opts.dealer };
   if (opts.withHands) deal.hands = formatDeal(hands as unknown as Deal);
   let turned = -1;
-  if (variant.trump === 'turned') {
+  if (variant.trump === 'turned' && opts.trump !== undefined) {
+    if (opts.trumpTurned !== undefined) throw new Error('a declared trump (Dup. IV.11) is instead of a turned card: give trump or trumpTurned, not both');
+    deal.trump = opts.trump;
+  } else if (variant.trump === 'turned') {
     if (opts.trumpTurned === undefined) throw new Error(`variant "${opts.variant}" turns a trump: give trumpTurned, a card of the dealer's hand`);
     if (!holds(hands[dealer], opts.trumpTurned)) {
       throw new Error(`the turned trump ${formatCard(opts.trumpTurned)} must be in the dealer's (${opts.dealer}) hand: it is the last card dealt`);

@@ -57,6 +57,14 @@ describe('the director config', () => {
       .toEqual([expect.stringMatching(/^cluster.partitions: must be the number of partitions/)]);
   });
 
+  it('Dup. IV.11 "a trump suit may be declared and no trump turned": trump for the sitting, refused where no trump is turned', () => {
+    const r = parseDirectorConfig('club: { id: ely }\nsession: s\nmovement: { schedule: schedule.json }\ntrump: H\n', dir);
+    expect(r.ok && r.config.trump).toBe('H');
+    expect(errorsOf('club: { id: ely }\nsession: s\nmovement: { schedule: schedule.json }\ntrump: hearts\n')).toEqual([expect.stringMatching(/^trump: must be one of S, H, D, C \(got "hearts"\)/)]);
+    expect(errorsOf('club: { id: ely }\nsession: s\nvariant: bridge\nmovement: { schedule: schedule.json }\ntrump: H\n'))
+      .toEqual(['trump: declares a trump suit for the sitting, but in bridge no trump is turned to replace (the auction names it): leave trump out']);
+  });
+
   it('config/club.schema.json is in sync with the schema object (regenerate: tenace director --schema > config/club.schema.json)', () => {
     expect(readFileSync(join(ROOT, 'config', 'club.schema.json'), 'utf8')).toBe(publishedDirectorSchemaText());
   });

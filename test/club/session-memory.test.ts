@@ -14,9 +14,9 @@ afterEach(async () => {
 });
 
 describe('tenace session simulate --movement memory-duplicate', () => {
-  it('Memory Duplicate, "the trays are reversed" for the overplay: every overplay verified against its record, only the planted revoke found, each pair scored on both sides of every deal', async () => {
+  it('Memory Duplicate, "the trays are reversed" for the overplay and "one suit being declared trumps for the entire sitting": every overplay verified against its record, only the planted revoke found, each pair scored on both sides of every deal', async () => {
     run = startCli(['session', 'simulate', '--tables', '1', '--movement', 'memory-duplicate', '--boards-per-round', '3', '--speed', 'max', '--exit',
-      '--http-port', '0', '--json', '--seed', '7', '--faults', 'revokes=1']);
+      '--http-port', '0', '--json', '--seed', '7', '--faults', 'revokes=1', '--trump', 'H']);
     const code = await run.exited;
     expect(code, run.err()).toBe(0);
     const out = JSON.parse(run.out()) as ScoreReport & { session: SessionCheck };

@@ -87,6 +87,15 @@ describe('a scan without a record is the original play', () => {
     expect(originalDealEvent(2, { variant: 'humbug' }).dealer).toBeUndefined();
   });
 
+  it('Dup. IV.11 "a trump suit may be declared and no trump turned": the assignment\'s trump for the sitting goes on the original play\'s deal, and into its record', () => {
+    const c = ctx(8);
+    const d = decideScan({ ...c, assignment: { ...c.assignment!, trump: 'H' } });
+    expect(d.kind === 'deal' && d.deal).toEqual({ type: 'deal', board: 8, dealer: 'W', tables: 4, trump: 'H' });
+    // Bridge has its trump from the auction: a declared suit is not put on its deal.
+    expect(originalDealEvent(2, { variant: 'bridge', trump: 'H' }).trump).toBeUndefined();
+    expect(parseAssignment(JSON.stringify({ ...c.assignment!, trump: 'hearts' }), { session: c.session, table: c.table })).toMatchObject({ ok: false, problem: { field: 'trump' } });
+  });
+
   it('without an assignment every tray of the session is played (a table without a director)', () => {
     const d = decideScan(ctx(12, { assignment: null }));
     expect(d.kind).toBe('deal');

@@ -9,7 +9,7 @@ import { closest } from '../../config/suggest.js';
 import type { ConfigError } from '../../config/load.js';
 import type { LogLevel } from '../../config/schema.js';
 import { RESERVED_TABLE_NAMES } from '../../feed/topics.js';
-import { variantNames } from '../../laws/variants.js';
+import { VARIANTS, variantNames } from '../../laws/variants.js';
 import { MOVEMENTS, movementByName } from '../movements/index.js';
 import type { Schedule, ScoreMethod } from '../types.js';
 
@@ -21,6 +21,11 @@ export interface DirectorConfig {
   club: { id: string };
   session: string;
   variant: string;
+  /**
+   * A trump suit declared for the whole sitting, no trump turned (Dup. IV.11; Memory Duplicate: "one suit being
+   * declared trumps for the entire sitting"). The tables' original plays take it from their assignment.
+   */
+  trump?: 'S' | 'H' | 'D' | 'C';
   /** The movement by name and table count, or a schedule file (`tenace movement NAME --json > FILE`, or a club's own). */
   movement: { name: string; tables: number; boardsPerRound?: number; options?: Record<string, string | number | boolean>; schedule?: string };
   /** Table ids in schedule order: tables[k] is table number k+1 of the schedule. Default "1".."N". */
@@ -54,6 +59,10 @@ export const directorConfigSchema = {
       fix: 'must be the session name the tables use, such as "2025-03-14-evening": letters, digits, "-", "_" or ".", at most 64',
     },
     variant: { type: 'string', enum: variantNames(), default: 'duplicate-whist' },
+    trump: {
+      type: 'string', enum: ['S', 'H', 'D', 'C'],
+      description: 'a trump suit declared for the sitting, no trump turned (Dup. IV.11, Memory Duplicate); leave it out to turn the trump',
+    },
     movement: {
       type: 'object', additionalProperties: false, description: 'the movement of the session',
       properties: {
@@ -297,6 +306,9 @@ function crossChecks(c: DirectorConfig, baseDir: string): ConfigError[] {
       if (j !== undefined) errors.push({ path: `tables[${i}]`, message: `repeats "${t}" of tables[${j}]: give each table its own id` });
       else seen.set(t, i);
     });
+  }
+  if (c.trump !== undefined && VARIANTS[c.variant]?.trump !== 'turned') {
+    errors.push({ path: 'trump', message: `declares a trump suit for the sitting, but in ${c.variant} no trump is turned to replace (${VARIANTS[c.variant]?.trump === 'contract' ? 'the auction names it' : 'its own rule sets it'}): leave trump out` });
   }
   if (c.cluster && c.cluster.heartbeatSeconds * 2 > c.cluster.leaseSeconds) {
     errors.push({ path: 'cluster.heartbeatSeconds', message: `is ${c.cluster.heartbeatSeconds} s against a lease of ${c.cluster.leaseSeconds} s: make it at most half the lease, or a slow heartbeat loses the lease to another instance` });

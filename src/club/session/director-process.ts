@@ -15,6 +15,8 @@ export interface DirectorProcessOptions {
   club: string;
   session: string;
   variant: string;
+  /** A trump suit declared for the sitting (Dup. IV.11). */
+  trump?: string;
   schedule: Schedule;
   broker: string;
   /** 4 for a broker without MQTT 5 (the embedded aedes). */
@@ -109,6 +111,7 @@ export function directorConfig(o: DirectorProcessOptions, port: number): Record<
     club: { id: o.club },
     session: o.session,
     variant: o.variant,
+    ...(o.trump ? { trump: o.trump } : {}),
     movement: { name: o.schedule.movement, tables: o.schedule.tables, boardsPerRound: o.schedule.boardsPerRound, ...(o.schedule.options ? { options: o.schedule.options } : {}) },
     mqtt: { url: o.broker, ...(o.protocolVersion ? { protocolVersion: o.protocolVersion } : {}) },
     store: { url: `sqlite:${o.db}` },

@@ -1,7 +1,7 @@
 // The plan of a simulated club session, decided up front from a seed: the physical deal in every tray, the play at
 // every table, and the faults to inject. Pure (no I/O, no clock), so a session is reproducible from its seed and a
 // test can check the session against the plan.
-import { type Card, formatCard, parseCard, suitOf } from '../../cards/card.js';
+import { type Card, formatCard, parseCard, suitIndex, suitOf } from '../../cards/card.js';
 import { type Deal, formatDeal } from '../../cards/deal.js';
 import type { Hand } from '../../cards/hand.js';
 import { SEATS, type Seat } from '../../cards/seat.js';
@@ -58,6 +58,8 @@ export interface PlannedPlay {
 export interface SessionPlan {
   session: string;
   variant: string;
+  /** A trump suit declared for the sitting, no trump turned (Dup. IV.11). */
+  trump?: 'S' | 'H' | 'D' | 'C';
   schedule: Schedule;
   trays: Map<number, PlannedTray>;
   /** Per schedule table number: its plays in order (round, slot). */
@@ -67,6 +69,8 @@ export interface SessionPlan {
 export interface PlanOptions {
   session: string;
   variant: string;
+  /** A trump suit declared for the sitting (Dup. IV.11): no tray has a turned card. */
+  trump?: 'S' | 'H' | 'D' | 'C';
   schedule: Schedule;
   seed: number;
   faults?: SessionFaults;
@@ -91,7 +95,7 @@ export function planSession(opts: PlanOptions): SessionPlan {
     const hands = randomDeal(rng);
     const dealer = dealerOfBoard(o.board);
     const tray: PlannedTray = { board: o.board, dealer, hands, pbn: formatDeal(hands as unknown as Deal) };
-    if (variant.trump === 'turned') tray.trumpCard = formatCard(randomCardOf(rng, hands[SEATS.indexOf(dealer)]));
+    if (variant.trump === 'turned' && !opts.trump) tray.trumpCard = formatCard(randomCardOf(rng, hands[SEATS.indexOf(dealer)]));
     trays.set(o.board, tray);
   }
   const seen = new Map<number, number>();
@@ -128,7 +132,7 @@ export function planSession(opts: PlanOptions): SessionPlan {
     }
     // A turned tray (Memory Duplicate's overplay): each hand is played at the seat where its pocket lies.
     const turn = opts.schedule.rounds.find((r) => r.round === p.round)?.tables.find((t) => t.table === p.table)?.turn ?? 0;
-    playOf(rng, p, atTable(hands, turn), { ...tray, dealer: tableSeat(tray.dealer, turn) }, opts.variant, revoke.has(p));
+    playOf(rng, p, atTable(hands, turn), { ...tray, dealer: tableSeat(tray.dealer, turn) }, opts, revoke.has(p));
   }
   const plays = new Map<number, PlannedPlay[]>();
   for (const p of all) {
@@ -136,7 +140,7 @@ export function planSession(opts: PlanOptions): SessionPlan {
     list.push(p);
     plays.set(p.table, list);
   }
-  return { session: opts.session, variant: opts.variant, schedule: opts.schedule, trays, plays };
+  return { session: opts.session, variant: opts.variant, ...(opts.trump ? { trump: opts.trump } : {}), schedule: opts.schedule, trays, plays };
 }
 
 /** The tray code a table's scanner reads for a board of the session. */
@@ -173,11 +177,14 @@ function foulTray(rng: Rng, hands: readonly Hand[], trumpCard: string | undefine
   return { hands: out, fouled: { cards: [formatCard(ca), formatCard(cb)], seats: [SEATS[a], SEATS[b]] } };
 }
 
-function playOf(rng: Rng, p: PlannedPlay, hands: [Hand, Hand, Hand, Hand], tray: PlannedTray, variantName: string, renounce: boolean): void {
+function playOf(rng: Rng, p: PlannedPlay, hands: [Hand, Hand, Hand, Hand], tray: PlannedTray, opts: PlanOptions, renounce: boolean): void {
+  const variantName = opts.variant;
   const variant = getVariant(variantName);
   let trump = -1;
   let contract: string | undefined;
-  if (variant.trump === 'turned') {
+  if (variant.trump === 'turned' && opts.trump) {
+    trump = suitIndex(opts.trump);
+  } else if (variant.trump === 'turned') {
     trump = suitOf(parseCard(tray.trumpCard!));
   } else if (variant.trump === 'contract') {
     contract = formatContract(randomContract(rng));
@@ -188,7 +195,7 @@ function playOf(rng: Rng, p: PlannedPlay, hands: [Hand, Hand, Hand, Hand], tray:
   const leader = openingLeader(variantName, tray.dealer, contract);
   const played = randomPlay(rng, hands, { leader, trump, renounceAt: renounce ? { trick: 2 + rng.int(8) } : undefined });
   const trumpTurned = tray.trumpCard === undefined ? undefined : parseCard(tray.trumpCard);
-  const log = playToTableLog(hands, played.plays, { variant: variantName, board: p.board, dealer: tray.dealer, withHands: false, trumpTurned, contract });
+  const log = playToTableLog(hands, played.plays, { variant: variantName, board: p.board, dealer: tray.dealer, withHands: false, trumpTurned, contract, ...(opts.trump ? { trump: opts.trump } : {}) });
   // The deal event is the table's to make when the tray is scanned; the bridge contract comes after it.
   p.events = log.filter((e) => e.type !== 'deal');
   if (contract) {

@@ -99,7 +99,7 @@ export async function runSession(opts: RunOptions): Promise<SessionOutcome> {
     stack.push(() => watch.close());
 
     const director = await startDirectorProcess({
-      work, club, session: plan.session, variant: plan.variant, schedule: plan.schedule, broker: url, db: opts.db ?? join(work, 'club.db'),
+      work, club, session: plan.session, variant: plan.variant, trump: plan.trump, schedule: plan.schedule, broker: url, db: opts.db ?? join(work, 'club.db'),
       // The embedded aedes speaks MQTT 3.1.1 only.
       protocolVersion: opts.broker ? undefined : 4,
       httpPort: opts.httpPort, log: opts.log,
