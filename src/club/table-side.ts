@@ -184,7 +184,12 @@ export interface ScanContext {
   assignment: RoundAssignment | null;
   /** The deal in play and not ended (null when none): its board, and the trick it is at. */
   inPlay: { board: number | null; trick: number } | null;
+  /** The trays this table has dealt, not abandoned, by `playedKey(round, board)`: the record revision they began from (0: none). */
+  played?: ReadonlyMap<string, number>;
 }
+
+/** The key of a tray dealt at the table in a round (ClubMemory.played). */
+export const playedKey = (round: number, board: number): string => `${round}:${board}`;
 
 /** What a scan becomes: a deal to journal, an alert to the director (no deal), or nothing to do. */
 export type ScanDecision =
@@ -243,21 +248,38 @@ export function decideScan(c: ScanContext): ScanDecision {
     };
   }
 
+  // Definition (f): "each deal is played only once by each player". A tray this table has already dealt in this round
+  // is not dealt again: most often the next round has begun and its assignment has not reached the table yet, and in
+  // Memory Duplicate the overplay's tray lies turned, so a deal laid as the last round's would accuse every player. A
+  // director's correction of the record (a new deal) lets the tray be played again.
+  const prior = c.assignment ? c.played?.get(playedKey(c.assignment.round, board)) : undefined;
+  const current = c.records.get(board);
+  if (c.assignment && prior !== undefined && !(current?.source.kind === 'correction' && current.rev > prior)) {
+    const a = c.assignment;
+    const message = `Tray ${board} has already been played at this table in round ${a.round}. If the next round has begun, wait until the table shows it (the director has not sent it yet), then scan the tray again; otherwise call the director.`;
+    return {
+      kind: 'alert',
+      alert: { ...base, round: a.round, kind: 'wrong-tray', law: WRONG_TRAY_LAW, expected: [...a.trays], message: `table ${c.table} scanned tray ${board} again in round ${a.round}, after dealing it in that round; no deal was started (def. (f): each deal is played only once by each player). Has the table's next assignment been sent?` },
+      status: { status: 'wrong-tray', board, round: a.round, expected: [...a.trays], message },
+    };
+  }
+
   const tables = c.assignment?.tables;
   const turn = c.assignment?.turn ?? 0;
   // Memory Duplicate's overplay: "If the indicators pointed N & S on the original deals, they must lie E & W".
   const turned = turn === 0 ? '' : ` Turn the tray ${turn === 2 ? 'half round' : turn === 1 ? 'a quarter clockwise' : 'a quarter anticlockwise'}: the pocket dealt North lies at ${tableSeat('N', turn)}.`;
-  const record = c.records.get(board);
+  const record = current;
+  const club = c.assignment ? { round: c.assignment.round } : {};
   if (record) {
     return {
       kind: 'deal',
-      deal: dealEventFromRecord(record, { tables, variant: c.variant, turn }),
+      deal: { ...dealEventFromRecord(record, { tables, variant: c.variant, turn }), ...club, trayRev: record.rev },
       status: { status: 'overplay', board, ...round, message: `Tray ${board}: overplay, every card is checked against the tray's record.${turned}` },
     };
   }
   return {
     kind: 'deal',
-    deal: originalDealEvent(board, { variant: c.variant, tables, turn, trump: c.assignment?.trump }),
+    deal: { ...originalDealEvent(board, { variant: c.variant, tables, turn, trump: c.assignment?.trump }), ...club },
     status: { status: 'original', board, ...round, message: `Tray ${board}: original play; the hands as played become the tray's record.${turned}` },
   };
 }
@@ -267,6 +289,10 @@ export class ClubMemory {
   readonly records = new Map<number, TrayRecord>();
   assignment: RoundAssignment | null = null;
   released: number[] = [];
+  /** The trays dealt at this table in a round and not abandoned (decideScan's `played`), from the journal. */
+  readonly played = new Map<string, number>();
+  /** The club deal in play (the last deal event with a round), for an abandon. */
+  private lastDeal: string | null = null;
   /** Messages ignored because they were malformed. */
   malformed = 0;
 
@@ -299,6 +325,17 @@ export class ClubMemory {
     if (!r.ok) return this.count(r.problem);
     this.assignment = r.value;
     return null;
+  }
+
+  /** Follow the journal: a deal started in a round is played there; an abandoned one is not. */
+  noteEvent(ev: { type: string; board?: number; round?: number; trayRev?: number }): void {
+    if (ev.type === 'deal') {
+      this.lastDeal = ev.round !== undefined && ev.board !== undefined ? playedKey(ev.round, ev.board) : null;
+      if (this.lastDeal) this.played.set(this.lastDeal, ev.trayRev ?? 0);
+    } else if (ev.type === 'abandon' && this.lastDeal) {
+      this.played.delete(this.lastDeal);
+      this.lastDeal = null;
+    }
   }
 
   /** Take the released list; returns the newly released boards (or the problem). */

@@ -101,6 +101,7 @@ export class Controller {
     for (const ev of restored) {
       this.table.apply(ev);
       if (ev.type === 'deal') this.lastDealSeq = ev.seq!;
+      this.club?.noteEvent(ev);
     }
     this.log.info({ session: this.journal.session, events: restored.length, lastSeq: this.journal.lastSeq }, 'journal replayed');
 
@@ -167,6 +168,7 @@ export class Controller {
   private async commit(ev: UnstampedEvent): Promise<TableEvent> {
     const stamped = await this.journal.append(ev);
     if (stamped.type === 'deal') this.lastDealSeq = stamped.seq!;
+    this.club?.noteEvent(stamped);
     const findings = this.table.apply(stamped);
     this.stats.events++;
     if (findings.length) this.log.info({ seq: stamped.seq, findings: findings.map((f) => `${f.kind} ${f.seat} t${f.trick} ${f.law}`) }, 'findings');
@@ -192,7 +194,7 @@ export class Controller {
     const c = this.opts.config;
     const d = decideScan({
       code: (tray as { code: string }).code, seq: tray.seq, at: tray.at ?? new Date().toISOString(), session: club.session, table: c.table.id,
-      variant: c.variant, records: club.records, assignment: club.assignment, inPlay: ctx.inPlay,
+      variant: c.variant, records: club.records, assignment: club.assignment, inPlay: ctx.inPlay, played: club.played,
     });
     this.lastScan = d;
     if (d.kind === 'none') {

@@ -50,6 +50,10 @@ export interface DealEvent extends Stamped {
    * turns the result back to the tray's seats.
    */
   turn?: 1 | 2 | 3;
+  /** Extension (club sessions): the round of the table's assignment when the tray was scanned. */
+  round?: number;
+  /** Extension (club sessions): the revision of the tray record the deal was started from (absent: no record). */
+  trayRev?: number;
 }
 
 /**
@@ -195,6 +199,8 @@ export function validateTableEvent(o: unknown): string | null {
       if (e.overplay !== undefined && typeof e.overplay !== 'boolean') return '"overplay" must be true or false';
       if (e.trumpCut !== undefined) { const x = cardField(e, 'trumpCut'); if (x) return x; }
       if (e.turn !== undefined && e.turn !== 1 && e.turn !== 2 && e.turn !== 3) return '"turn" must be the quarter turns of the tray, 1, 2 or 3';
+      if (e.round !== undefined && !(Number.isInteger(e.round) && (e.round as number) >= 1)) return '"round" must be the round number, 1 or more';
+      if (e.trayRev !== undefined && !(Number.isInteger(e.trayRev) && (e.trayRev as number) >= 1)) return '"trayRev" must be the tray record\'s revision, 1 or more';
       return null;
     }
     case 'place':

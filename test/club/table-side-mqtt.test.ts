@@ -173,6 +173,9 @@ describe('a table in a club session (shared Mosquitto)', () => {
     expect(JSON.parse(JSON.stringify(journal()))).toEqual(before);
     expect(controller.table.remaining('N')).not.toBeNull();
     expect(controller.club!.records.has(1)).toBe(false);
+    // Def. (f) survives the restart: the journal says tray 1 was dealt in round 1 from record revision 1, and the
+    // abandoned deals before it (trays 1, 2 and 3) do not count.
+    expect([...controller.club!.played]).toEqual([['1:1', 1]]);
   });
 });
 

@@ -68,8 +68,38 @@ describe('a scan with the tray record becomes the overplay deal', () => {
     const d = decideScan(ctx(7));
     expect(d.kind).toBe('deal');
     if (d.kind !== 'deal') return;
-    expect(d.deal).toMatchObject({ board: 7, hands: HANDS, trumpSlip: 'H5', overplay: true, tables: 4, dealer: 'W' });
+    expect(d.deal).toMatchObject({ board: 7, hands: HANDS, trumpSlip: 'H5', overplay: true, tables: 4, dealer: 'W', round: 2, trayRev: 1 });
     expect(d.status).toMatchObject({ status: 'overplay', board: 7, round: 2 });
+  });
+});
+
+describe('Dup. def. (f) "each deal is played only once by each player": a tray dealt in this round is not dealt again', () => {
+  const fold = (events: { type: string; board?: number; round?: number; trayRev?: number }[]) => {
+    const m = new ClubMemory('eve', 't3');
+    for (const e of events) m.noteEvent(e);
+    return m.played;
+  };
+
+  it('a second scan of tray 7 after its deal in round 2 is a wrong tray, no deal, telling the players to wait for the next round', () => {
+    const played = fold([{ type: 'deal', board: 7, round: 2, trayRev: 1 }]);
+    const d = decideScan(ctx(7, { played }));
+    expect(d.kind).toBe('alert');
+    if (d.kind !== 'alert') return;
+    expect(d.alert).toMatchObject({ kind: 'wrong-tray', law: WRONG_TRAY_LAW, board: 7, round: 2, expected: [7, 8, 9] });
+    expect(d.alert.message).toMatch(/scanned tray 7 again in round 2, after dealing it in that round; no deal was started \(def\. \(f\)/);
+    expect(d.status.message).toMatch(/^Tray 7 has already been played at this table in round 2\. If the next round has begun, wait until the table shows it/);
+    // In the next round (its assignment arrived), the same tray is this table's again.
+    expect(decideScan(ctx(7, { played, assignment: assignment([7], { round: 3 }) })).kind).toBe('deal');
+  });
+
+  it('an abandoned deal does not count; a director\'s correction of the record (a new deal) lets the tray be played again; an original play\'s record does not', () => {
+    expect(decideScan(ctx(7, { played: fold([{ type: 'deal', board: 7, round: 2, trayRev: 1 }, { type: 'abandon' }]) })).kind).toBe('deal');
+    const corrected = record(7, { rev: 2, source: { kind: 'correction', by: 'director', reason: 'new deal', at: AT } });
+    expect(decideScan(ctx(7, { played: fold([{ type: 'deal', board: 7, round: 2, trayRev: 1 }]), records: new Map([[7, corrected]]) })).kind).toBe('deal');
+    // Memory Duplicate with a stale assignment: tray 8 was dealt in round 2 with no record; the record its play made
+    // must not let it be dealt again as if the overplay had begun.
+    const made = record(8, { rev: 1 });
+    expect(decideScan(ctx(8, { played: fold([{ type: 'deal', board: 8, round: 2 }]), records: new Map([[8, made]]) })).kind).toBe('alert');
   });
 });
 
@@ -78,7 +108,8 @@ describe('a scan without a record is the original play', () => {
     const d = decideScan(ctx(8));
     expect(d.kind).toBe('deal');
     if (d.kind !== 'deal') return;
-    expect(d.deal).toEqual({ type: 'deal', board: 8, dealer: 'W', tables: 4 });
+    // The assignment's round is journaled with the deal (def. (f) below).
+    expect(d.deal).toEqual({ type: 'deal', board: 8, dealer: 'W', tables: 4, round: 2 });
     expect(d.status.status).toBe('original');
     expect([1, 2, 3, 4, 5].map((b) => boardDealer(b, 'duplicate-whist'))).toEqual(['N', 'E', 'S', 'W', 'N']);
     // Bridge: the board number gives the vulnerability too (Law 2).
@@ -90,7 +121,7 @@ describe('a scan without a record is the original play', () => {
   it('Dup. IV.11 "a trump suit may be declared and no trump turned": the assignment\'s trump for the sitting goes on the original play\'s deal, and into its record', () => {
     const c = ctx(8);
     const d = decideScan({ ...c, assignment: { ...c.assignment!, trump: 'H' } });
-    expect(d.kind === 'deal' && d.deal).toEqual({ type: 'deal', board: 8, dealer: 'W', tables: 4, trump: 'H' });
+    expect(d.kind === 'deal' && d.deal).toEqual({ type: 'deal', board: 8, dealer: 'W', tables: 4, trump: 'H', round: 2 });
     // Bridge has its trump from the auction: a declared suit is not put on its deal.
     expect(originalDealEvent(2, { variant: 'bridge', trump: 'H' }).trump).toBeUndefined();
     expect(parseAssignment(JSON.stringify({ ...c.assignment!, trump: 'hearts' }), { session: c.session, table: c.table })).toMatchObject({ ok: false, problem: { field: 'trump' } });
