@@ -21,7 +21,7 @@ export interface ClubBenchOptions {
   broker: string;
   tables: number;
   movement: string;
-  /** Rounds of the movement played (a full 30-table session at 10× takes over half an hour). */
+  /** Rounds of the movement played: 24 of a 30-table Mitchell is the issue's 24 trays at each table. */
   rounds: number;
   boardsPerRound: number;
   /** Multiple of real play speed. */
@@ -30,13 +30,15 @@ export interface ClubBenchOptions {
   floorMessages: number;
 }
 
-export const CLUB_DEFAULTS: ClubBenchOptions = { seed: 7, broker: 'mqtt://127.0.0.1:1883', tables: 30, movement: 'mitchell', rounds: 2, boardsPerRound: 1, speed: 10, floorMessages: 300 };
+export const CLUB_DEFAULTS: ClubBenchOptions = { seed: 7, broker: 'mqtt://127.0.0.1:1883', tables: 30, movement: 'mitchell', rounds: 24, boardsPerRound: 1, speed: 10, floorMessages: 300 };
 
-const CHILD = { module: import.meta.url, flag: '--tenace-club-bench-child', timeoutMs: 240_000, name: 'club', title: 'club: card-to-standings, director RSS' };
+const CHILD = { module: import.meta.url, flag: '--tenace-club-bench-child', name: 'club', title: 'club: card-to-standings, director RSS' };
 
 /** Run the club benchmark in a child process and return its report. */
 export function benchClub(opts: ClubBenchOptions = CLUB_DEFAULTS): BenchReport {
-  return runChild(CHILD, opts);
+  // A deal at 10× real play takes about 16 s; allow each round four times that, and two minutes to set up and score.
+  const perRoundMs = (opts.boardsPerRound * 64_000 * 10) / opts.speed;
+  return runChild({ ...CHILD, timeoutMs: 120_000 + opts.rounds * perRoundMs }, opts);
 }
 
 const progress = (msg: string) => process.stderr.write(`[bench club] ${msg}\n`);

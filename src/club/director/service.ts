@@ -834,9 +834,10 @@ export class DirectorService {
 
   private onCompletion(ts: TableState, c: Completion, work: Work): void {
     // The round the deal was played in: the one stored with it (a rebuild, when the table has moved on since), else
-    // the table's round now.
+    // the one the table journaled with the deal, else the table's round now.
     let round: number | undefined;
     for (const r of this.results.values()) if (r.table === ts.id && r.fromSeq === c.fromSeq) round = r.traveller.round;
+    round ??= c.deal.round;
     const traveller = travellerOf(c, { tableNo: ts.no, index: this.index, assignment: this.assignments.get(ts.id), round, variant: this.c.variant });
     const key = resultKey({ table: ts.id, traveller });
     const prev = this.results.get(key);
