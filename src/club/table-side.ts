@@ -253,8 +253,8 @@ export function decideScan(c: ScanContext): ScanDecision {
   // Memory Duplicate the overplay's tray lies turned, so a deal laid as the last round's would accuse every player. A
   // director's correction of the record (a new deal) lets the tray be played again.
   const prior = c.assignment ? c.played?.get(playedKey(c.assignment.round, board)) : undefined;
-  const current = c.records.get(board);
-  if (c.assignment && prior !== undefined && !(current?.source.kind === 'correction' && current.rev > prior)) {
+  const record = c.records.get(board);
+  if (c.assignment && prior !== undefined && !(record?.source.kind === 'correction' && record.rev > prior)) {
     const a = c.assignment;
     const message = `Tray ${board} has already been played at this table in round ${a.round}. If the next round has begun, wait until the table shows it (the director has not sent it yet), then scan the tray again; otherwise call the director.`;
     return {
@@ -268,18 +268,16 @@ export function decideScan(c: ScanContext): ScanDecision {
   const turn = c.assignment?.turn ?? 0;
   // Memory Duplicate's overplay: "If the indicators pointed N & S on the original deals, they must lie E & W".
   const turned = turn === 0 ? '' : ` Turn the tray ${turn === 2 ? 'half round' : turn === 1 ? 'a quarter clockwise' : 'a quarter anticlockwise'}: the pocket dealt North lies at ${tableSeat('N', turn)}.`;
-  const record = current;
-  const club = c.assignment ? { round: c.assignment.round } : {};
   if (record) {
     return {
       kind: 'deal',
-      deal: { ...dealEventFromRecord(record, { tables, variant: c.variant, turn }), ...club, trayRev: record.rev },
+      deal: { ...dealEventFromRecord(record, { tables, variant: c.variant, turn }), ...round, trayRev: record.rev },
       status: { status: 'overplay', board, ...round, message: `Tray ${board}: overplay, every card is checked against the tray's record.${turned}` },
     };
   }
   return {
     kind: 'deal',
-    deal: { ...originalDealEvent(board, { variant: c.variant, tables, turn, trump: c.assignment?.trump }), ...club },
+    deal: { ...originalDealEvent(board, { variant: c.variant, tables, turn, trump: c.assignment?.trump }), ...round },
     status: { status: 'original', board, ...round, message: `Tray ${board}: original play; the hands as played become the tray's record.${turned}` },
   };
 }
