@@ -60,13 +60,16 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   }
   const variant = v.variant ?? 'duplicate-whist';
   if (!variantNames().includes(variant)) return usage(`--variant: "${variant}" is not a game tenace knows (${variantNames().join(', ')})`);
-  const trump = v.trump?.toUpperCase();
-  if (trump !== undefined && !/^[SHDC]$/.test(trump)) return usage(`--trump: "${v.trump}" is not a suit: give S, H, D or C, the suit declared trumps for the sitting`);
-  if (trump !== undefined && getVariant(variant).trump !== 'turned') return usage(`--trump: ${variant} turns no trump card for a declared suit to replace; leave --trump out`);
   const speed = v.speed === undefined ? 10 : v.speed === 'max' ? 'max' : Number(v.speed);
   if (speed !== 'max' && !(speed > 0)) return usage('--speed must be a positive multiple of real play, or "max"');
   const seed = v.seed === undefined ? 1 : Number(v.seed);
   if (!Number.isInteger(seed) || seed < 0) return usage('--seed must be a whole number, 0 or more');
+  const turned = getVariant(variant).trump === 'turned';
+  // "No trump is turned in Memory Duplicate; one suit being declared trumps for the entire sitting": without --trump,
+  // the seed picks the suit.
+  const trump = v.trump?.toUpperCase() ?? (movement.name === 'memory-duplicate' && turned ? 'SHDC'[seed % 4] : undefined);
+  if (trump !== undefined && !/^[SHDC]$/.test(trump)) return usage(`--trump: "${v.trump}" is not a suit: give S, H, D or C, the suit declared trumps for the sitting`);
+  if (trump !== undefined && !turned) return usage(`--trump: ${variant} turns no trump card for a declared suit to replace; leave --trump out`);
   const faults = parseFaults(v.faults ?? '');
   if (typeof faults === 'string') return usage(`--faults: ${faults}`);
   const httpPort = v['http-port'] === undefined ? 8080 : Number(v['http-port']);

@@ -63,6 +63,10 @@ describe('the director config', () => {
     expect(errorsOf('club: { id: ely }\nsession: s\nmovement: { schedule: schedule.json }\ntrump: hearts\n')).toEqual([expect.stringMatching(/^trump: must be one of S, H, D, C \(got "hearts"\)/)]);
     expect(errorsOf('club: { id: ely }\nsession: s\nvariant: bridge\nmovement: { schedule: schedule.json }\ntrump: H\n'))
       .toEqual(['trump: declares a trump suit for the sitting, but in bridge no trump is turned to replace (the auction names it): leave trump out']);
+    // Memory Duplicate: "No trump is turned in Memory Duplicate; one suit being declared trumps for the entire sitting."
+    expect(errorsOf('club: { id: ely }\nsession: s\nmovement: { name: memory-duplicate, tables: 1 }\n'))
+      .toEqual([expect.stringMatching(/^trump: is required for memory-duplicate: "no trump is turned in Memory Duplicate/)]);
+    expect(errorsOf('club: { id: ely }\nsession: s\nmovement: { name: memory-duplicate, tables: 1 }\ntrump: S\n')).toEqual([]);
   });
 
   it('config/club.schema.json is in sync with the schema object (regenerate: tenace director --schema > config/club.schema.json)', () => {

@@ -307,6 +307,10 @@ function crossChecks(c: DirectorConfig, baseDir: string): ConfigError[] {
       else seen.set(t, i);
     });
   }
+  // "No trump is turned in Memory Duplicate; one suit being declared trumps for the entire sitting."
+  if (c.trump === undefined && c.movement.name === 'memory-duplicate' && VARIANTS[c.variant]?.trump === 'turned') {
+    errors.push({ path: 'trump', message: 'is required for memory-duplicate: "no trump is turned in Memory Duplicate; one suit being declared trumps for the entire sitting"; add trump: H (or S, D, C)' });
+  }
   if (c.trump !== undefined && VARIANTS[c.variant]?.trump !== 'turned') {
     errors.push({ path: 'trump', message: `declares a trump suit for the sitting, but in ${c.variant} no trump is turned to replace (${VARIANTS[c.variant]?.trump === 'contract' ? 'the auction names it' : 'its own rule sets it'}): leave trump out` });
   }
