@@ -191,6 +191,21 @@ export interface ScanContext {
 /** The key of a tray dealt at the table in a round (ClubMemory.played). */
 export const playedKey = (round: number, board: number): string => `${round}:${board}`;
 
+/** The table's earlier deal of `board` that def. (f) forbids repeating: in this round, or in any round when it holds no assignment. */
+function priorPlay(c: ScanContext, board: number): { round: number; rev: number } | null {
+  if (!c.played) return null;
+  if (c.assignment) {
+    const rev = c.played.get(playedKey(c.assignment.round, board));
+    return rev === undefined ? null : { round: c.assignment.round, rev };
+  }
+  let last: { round: number; rev: number } | null = null;
+  for (const [key, rev] of c.played) {
+    const [r, b] = key.split(':').map(Number);
+    if (b === board && (!last || r > last.round)) last = { round: r, rev };
+  }
+  return last;
+}
+
 /** What a scan becomes: a deal to journal, an alert to the director (no deal), or nothing to do. */
 export type ScanDecision =
   | { kind: 'deal'; deal: DealFields; status: ClubStatus }
@@ -250,17 +265,21 @@ export function decideScan(c: ScanContext): ScanDecision {
 
   // Definition (f): "each deal is played only once by each player". A tray this table has already dealt in this round
   // is not dealt again: most often the next round has begun and its assignment has not reached the table yet, and in
-  // Memory Duplicate the overplay's tray lies turned, so a deal laid as the last round's would accuse every player. A
-  // director's correction of the record (a new deal) lets the tray be played again.
-  const prior = c.assignment ? c.played?.get(playedKey(c.assignment.round, board)) : undefined;
+  // Memory Duplicate the overplay's tray lies turned, so a deal laid as the last round's would accuse every player.
+  // Without an assignment (the table has just started and not yet heard from the director), a tray it has dealt in
+  // any round waits for it. A director's correction of the record (a new deal) lets the tray be played again.
   const record = c.records.get(board);
-  if (c.assignment && prior !== undefined && !(record?.source.kind === 'correction' && record.rev > prior)) {
+  const prior = priorPlay(c, board);
+  if (prior && !(record?.source.kind === 'correction' && record.rev > prior.rev)) {
     const a = c.assignment;
-    const message = `Tray ${board} has already been played at this table in round ${a.round}. If the next round has begun, wait until the table shows it (the director has not sent it yet), then scan the tray again; otherwise call the director.`;
+    const message = a
+      ? `Tray ${board} has already been played at this table in round ${a.round}. If the next round has begun, wait until the table shows it (the director has not sent it yet), then scan the tray again; otherwise call the director.`
+      : `Tray ${board} has already been played at this table (round ${prior.round}), and the table has not heard this round from the director yet: wait until it shows the round, then scan the tray again; otherwise call the director.`;
+    const expected = a ? { expected: [...a.trays] } : {};
     return {
       kind: 'alert',
-      alert: { ...base, round: a.round, kind: 'wrong-tray', law: WRONG_TRAY_LAW, expected: [...a.trays], message: `table ${c.table} scanned tray ${board} again in round ${a.round}, after dealing it in that round; no deal was started (def. (f): each deal is played only once by each player). Has the table's next assignment been sent?` },
-      status: { status: 'wrong-tray', board, round: a.round, expected: [...a.trays], message },
+      alert: { ...base, ...round, kind: 'wrong-tray', law: WRONG_TRAY_LAW, ...expected, message: `table ${c.table} scanned tray ${board} again${a ? ` in round ${a.round}` : ' with no assignment'}, after dealing it in round ${prior.round}; no deal was started (def. (f): each deal is played only once by each player). Has the table's ${a ? 'next ' : ''}assignment been sent?` },
+      status: { status: 'wrong-tray', board, ...round, ...expected, message },
     };
   }
 

@@ -86,10 +86,22 @@ describe('Dup. def. (f) "each deal is played only once by each player": a tray d
     expect(d.kind).toBe('alert');
     if (d.kind !== 'alert') return;
     expect(d.alert).toMatchObject({ kind: 'wrong-tray', law: WRONG_TRAY_LAW, board: 7, round: 2, expected: [7, 8, 9] });
-    expect(d.alert.message).toMatch(/scanned tray 7 again in round 2, after dealing it in that round; no deal was started \(def\. \(f\)/);
+    expect(d.alert.message).toMatch(/scanned tray 7 again in round 2, after dealing it in round 2; no deal was started \(def\. \(f\)/);
     expect(d.status.message).toMatch(/^Tray 7 has already been played at this table in round 2\. If the next round has begun, wait until the table shows it/);
     // In the next round (its assignment arrived), the same tray is this table's again.
     expect(decideScan(ctx(7, { played, assignment: assignment([7], { round: 3 }) })).kind).toBe('deal');
+  });
+
+  it('a table that has not yet heard its assignment (just restarted) does not deal a tray it dealt in any round: it waits for the director', () => {
+    const played = fold([{ type: 'deal', board: 7, round: 1, trayRev: 1 }, { type: 'deal', board: 9, round: 2 }]);
+    const d = decideScan(ctx(7, { played, assignment: null }));
+    expect(d.kind).toBe('alert');
+    if (d.kind !== 'alert') return;
+    expect(d.alert.message).toMatch(/scanned tray 7 again with no assignment, after dealing it in round 1/);
+    expect(d.status.message).toMatch(/^Tray 7 has already been played at this table \(round 1\), and the table has not heard this round from the director yet/);
+    // A tray it has not dealt is played as before; a table without a director journals no rounds, so nothing is held back.
+    expect(decideScan(ctx(8, { played, assignment: null })).kind).toBe('deal');
+    expect(decideScan(ctx(7, { played: fold([{ type: 'deal', board: 7 }]), assignment: null })).kind).toBe('deal');
   });
 
   it('an abandoned deal does not count; a director\'s correction of the record (a new deal) lets the tray be played again; an original play\'s record does not', () => {
