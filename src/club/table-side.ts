@@ -156,7 +156,8 @@ export function dealEventFromRecord(record: TrayRecord, opts: { tables?: number;
  */
 export function originalDealEvent(board: number, opts: { variant: string; tables?: number; turn?: TrayTurn; trump?: string }): DealFields {
   const turn = opts.turn ?? 0;
-  const ev: DealFields = { type: 'deal', board };
+  // The variant goes on the deal: the director's record-from-play reads the game from it (bridge has no turned trump).
+  const ev: DealFields = { type: 'deal', board, variant: opts.variant };
   if (opts.trump !== undefined && VARIANTS[opts.variant]?.trump === 'turned') ev.trump = opts.trump;
   const dealer = boardDealer(board, opts.variant);
   if (dealer) ev.dealer = tableSeat(dealer, turn);
@@ -285,18 +286,20 @@ export function decideScan(c: ScanContext): ScanDecision {
 
   const tables = c.assignment?.tables;
   const turn = c.assignment?.turn ?? 0;
+  // The session's game is the director's: a table configured for another game plays the session's in a club.
+  const variant = c.assignment?.variant ?? c.variant;
   // Memory Duplicate's overplay: "If the indicators pointed N & S on the original deals, they must lie E & W".
   const turned = turn === 0 ? '' : ` Turn the tray ${turn === 2 ? 'half round' : turn === 1 ? 'a quarter clockwise' : 'a quarter anticlockwise'}: the pocket dealt North lies at ${tableSeat('N', turn)}.`;
   if (record) {
     return {
       kind: 'deal',
-      deal: { ...dealEventFromRecord(record, { tables, variant: c.variant, turn }), ...round, trayRev: record.rev },
+      deal: { ...dealEventFromRecord(record, { tables, variant, turn }), ...round, trayRev: record.rev },
       status: { status: 'overplay', board, ...round, message: `Tray ${board}: overplay, every card is checked against the tray's record.${turned}` },
     };
   }
   return {
     kind: 'deal',
-    deal: { ...originalDealEvent(board, { variant: c.variant, tables, turn, trump: c.assignment?.trump }), ...round },
+    deal: { ...originalDealEvent(board, { variant, tables, turn, trump: c.assignment?.trump }), ...round },
     status: { status: 'original', board, ...round, message: `Tray ${board}: original play; the hands as played become the tray's record.${turned}` },
   };
 }

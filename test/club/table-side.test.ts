@@ -121,11 +121,11 @@ describe('a scan without a record is the original play', () => {
     expect(d.kind).toBe('deal');
     if (d.kind !== 'deal') return;
     // The assignment's round is journaled with the deal (def. (f) below).
-    expect(d.deal).toEqual({ type: 'deal', board: 8, dealer: 'W', tables: 4, round: 2 });
+    expect(d.deal).toEqual({ type: 'deal', board: 8, variant: 'duplicate-whist', dealer: 'W', tables: 4, round: 2 });
     expect(d.status.status).toBe('original');
     expect([1, 2, 3, 4, 5].map((b) => boardDealer(b, 'duplicate-whist'))).toEqual(['N', 'E', 'S', 'W', 'N']);
     // Bridge: the board number gives the vulnerability too (Law 2).
-    expect(originalDealEvent(2, { variant: 'bridge' })).toEqual({ type: 'deal', board: 2, dealer: 'E', vulnerable: 'NS' });
+    expect(originalDealEvent(2, { variant: 'bridge' })).toEqual({ type: 'deal', board: 2, variant: 'bridge', dealer: 'E', vulnerable: 'NS' });
     // A game of two seats keeps the engine's default dealer.
     expect(originalDealEvent(2, { variant: 'humbug' }).dealer).toBeUndefined();
   });
@@ -133,7 +133,7 @@ describe('a scan without a record is the original play', () => {
   it('Dup. IV.11 "a trump suit may be declared and no trump turned": the assignment\'s trump for the sitting goes on the original play\'s deal, and into its record', () => {
     const c = ctx(8);
     const d = decideScan({ ...c, assignment: { ...c.assignment!, trump: 'H' } });
-    expect(d.kind === 'deal' && d.deal).toEqual({ type: 'deal', board: 8, dealer: 'W', tables: 4, trump: 'H', round: 2 });
+    expect(d.kind === 'deal' && d.deal).toEqual({ type: 'deal', board: 8, variant: 'duplicate-whist', dealer: 'W', tables: 4, trump: 'H', round: 2 });
     // Bridge has its trump from the auction: a declared suit is not put on its deal.
     expect(originalDealEvent(2, { variant: 'bridge', trump: 'H' }).trump).toBeUndefined();
     expect(parseAssignment(JSON.stringify({ ...c.assignment!, trump: 'hearts' }), { session: c.session, table: c.table })).toMatchObject({ ok: false, problem: { field: 'trump' } });
@@ -142,7 +142,7 @@ describe('a scan without a record is the original play', () => {
   it('without an assignment every tray of the session is played (a table without a director)', () => {
     const d = decideScan(ctx(12, { assignment: null }));
     expect(d.kind).toBe('deal');
-    if (d.kind === 'deal') expect(d.deal).toEqual({ type: 'deal', board: 12, dealer: 'W' });
+    if (d.kind === 'deal') expect(d.deal).toEqual({ type: 'deal', board: 12, variant: 'duplicate-whist', dealer: 'W' });
   });
 });
 
@@ -261,5 +261,29 @@ describe('request/events is checked like the commands', () => {
       expect(r.ok).toBe(false);
       if (!r.ok) expect(r.error).toMatch(error);
     }
+  });
+});
+
+describe('a bridge session at a table configured for another game (issue 17: bridge sessions never finished)', () => {
+  it('the original play\'s deal names the session\'s game from the assignment, so the director\'s record-from-play reads it as bridge (Law 2: dealer and vulnerability by board)', () => {
+    const d = decideScan(ctx(9, { variant: 'duplicate-whist', records: new Map(), assignment: assignment([9], { variant: 'bridge' }) }));
+    expect(d.kind).toBe('deal');
+    if (d.kind !== 'deal') return;
+    expect(d.deal.variant).toBe('bridge');
+    // Board 9: N deals, E-W vulnerable (Law 2's rotation of sixteen).
+    expect(d.deal.dealer).toBe('N');
+    expect(d.deal.vulnerable).toBe('EW');
+    expect(d.deal.trump).toBeUndefined();
+  });
+
+  it('the overplay\'s deal carries the session\'s game too', () => {
+    const rec = record(7, { variant: 'bridge', trumpCard: undefined, vulnerable: 'All' });
+    const d = decideScan(ctx(7, { variant: 'duplicate-whist', records: new Map([[7, rec]]), assignment: assignment([7], { variant: 'bridge' }) }));
+    expect(d.kind === 'deal' && d.deal.variant).toBe('bridge');
+  });
+
+  it('without an assignment the table\'s own game stands', () => {
+    const ev = originalDealEvent(3, { variant: 'duplicate-whist' });
+    expect(ev.variant).toBe('duplicate-whist');
   });
 });

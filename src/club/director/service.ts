@@ -871,7 +871,7 @@ export class DirectorService {
     if (!existing && !original) return;
     let mine: TrayRecord | null;
     try {
-      mine = this.fns.recordFromPlay({ session: this.c.session, table: ts.id, events: c.events, result: c.result, at: this.now().toISOString() });
+      mine = this.fns.recordFromPlay({ session: this.c.session, table: ts.id, events: c.events, result: c.result, at: this.now().toISOString(), variant: this.c.variant });
     } catch (err) {
       this.warnOnce('recordFromPlay', { err: (err as Error).message }, 'director: cannot make tray records');
       return;

@@ -120,6 +120,7 @@ export async function runSession(opts: RunOptions): Promise<SessionOutcome> {
       const start = () => startSimulation({
         broker: url, club, table: String(t), session: plan.session, events: [], speed, httpPort: 0, log: opts.log.child({ table: t }),
         serial: opts.serial, autoplay: false, embargo: 'tray-complete', journal, protocolVersion: opts.broker ? undefined : 4,
+        extraConfig: [`variant: ${plan.variant}`],
       });
       const handle: TableHandle = {
         sim: await start(),

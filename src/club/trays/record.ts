@@ -20,6 +20,8 @@ export interface PlayedDeal {
   events: readonly TableEvent[];
   result: DealResult;
   at: string;
+  /** The session's game, for a deal event that names none (a table's journal from before deals carried it). */
+  variant?: string;
 }
 
 /** Why an original play makes no record, for a log line or an alert; null when it makes one. */
@@ -48,7 +50,7 @@ function build(a: PlayedDeal): { record: TrayRecord | null; why: string | null }
   const dealEv: DealEvent = first;
   if (dealEv.board === undefined) return no('the deal event names no board');
   if (a.result.abandoned !== undefined) return no(`the deal was abandoned (${a.result.abandoned})`);
-  const variantName = dealEv.variant ?? 'duplicate-whist';
+  const variantName = dealEv.variant ?? a.variant ?? a.result.variant ?? 'duplicate-whist';
   if (!VARIANTS[variantName]) return no(`unknown variant "${variantName}"`);
   const variant = getVariant(variantName);
 

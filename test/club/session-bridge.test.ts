@@ -1,0 +1,78 @@
+// Issue 17, "Bridge sessions never finish": a bridge session through the whole club path. The tables' original plays
+// make the tray records (the deal event names the game: bridge has no turned trump to wait for), every overplay is
+// checked card by card against the record, and the standings are matchpoints that `tenace score` gives again on the
+// director's PBN export. Mitchell and Howell, the movements clubs run, with the faults a club meets.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { movementByName } from '../../src/club/movements/index.js';
+import { planSession } from '../../src/club/session/plan.js';
+import { runSession } from '../../src/club/session/runner.js';
+import type { ScoreReport } from '../../src/club/types.js';
+import { createLogger } from '../../src/config/logger.js';
+import { startCli } from '../cli/spawn-cli.js';
+
+const BROKER = 'mqtt://127.0.0.1:1883';
+
+async function scoreExport(pbn: string): Promise<ScoreReport> {
+  const dir = mkdtempSync(join(tmpdir(), 'tenace-bridge-score-'));
+  try {
+    const file = join(dir, 'session.pbn');
+    writeFileSync(file, pbn);
+    const run = startCli(['score', file, '--json']);
+    const code = await run.exited;
+    const out = run.out();
+    const err = run.err();
+    await run.dispose();
+    expect(code, err).toBe(0);
+    return JSON.parse(out) as ScoreReport;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('a bridge club session (issue 17)', () => {
+  for (const movement of ['mitchell', 'howell'] as const) {
+    it(`${movement}: every tray's record made by its original play, every overplay verified, matchpoints equal to tenace score on the PBN export`, async () => {
+      const tables = movement === 'mitchell' ? 4 : 3;
+      const schedule = movementByName(movement)!.generate({ tables, boardsPerRound: 2 });
+      const session = `br${movement[0]}${process.pid}`;
+      const faults = movement === 'mitchell' ? { fouled: 1, wrongTray: 1, revokes: 1 } : { fouled: 0, wrongTray: 0, revokes: 1 };
+      const plan = planSession({ session, variant: 'bridge', schedule, seed: 17, faults });
+      let exported = '';
+      const outcome = await runSession({
+        plan, club: `br${process.pid}`, broker: BROKER, speed: 'max', httpPort: 0, serial: 'loopback', waitMs: 60_000,
+        log: createLogger({ log: { level: 'error' } }),
+        keepOpen: async (url) => {
+          const res = await fetch(new URL('export/session.pbn', url));
+          expect(res.status).toBe(200);
+          exported = await res.text();
+        },
+      });
+      const c = outcome.check;
+      expect(c.played).toBe(c.plays);
+      expect(c.overplays).toBeGreaterThan(0);
+      expect(c.verified).toBe(c.overplays);
+      expect(c.revokes.length).toBeGreaterThan(0);
+      expect(c.revokes.every((r) => r.found)).toBe(true);
+      if (movement === 'mitchell') {
+        expect(c.fouled.map((f) => f.found)).toEqual([true]);
+        expect(c.wrongTrays.map((w) => w.alerted)).toEqual([true]);
+      }
+      const s = outcome.standings;
+      // Law 78A: matchpoints, scored per direction.
+      expect(s.method).toBe('matchpoints');
+      expect(s.boards.flatMap((b) => b.results)).toHaveLength(c.plays);
+      // Every result played out names its contract and declarer, as the table journaled them; only the table that
+      // found the fouled tray has none (it takes an average: Law 87, Dup. V.1).
+      const results = s.boards.flatMap((b) => b.results);
+      const contracts = results.filter((r) => r.contract !== undefined);
+      for (const r of contracts) expect(r.contract).toMatch(/^[1-7](C|D|H|S|NT)[NESW]X{0,2}$/);
+      expect(results.length - contracts.length).toBe(c.fouled.length);
+      const scored = await scoreExport(exported);
+      const line = (p: ScoreReport['pairs'][number]) => `${p.pair} ${p.total} ${p.rank}`;
+      expect(scored.pairs.map(line)).toEqual(s.pairs.map(line));
+    }, 180_000);
+  }
+});
