@@ -10,7 +10,9 @@ import { EX_USAGE, STDIO, parseCommand } from './args.js';
 
 const USAGE = 'usage: tenace session simulate --tables N --movement NAME [--boards-per-round B] [--option K=V]... [--variant duplicate-whist|bridge]\n'
   + '         [--trump S|H|D|C] [--broker URL] [--db FILE] [--speed X|max] [--seed S] [--faults fouled=N,wrong-tray=N,revokes=N]\n'
-  + '         [--http-port P] [--serial auto|pty|loopback] [--club C] [--session S] [--json] [--exit]\n'
+  + '         [--manual N] [--claims N] [--http-port P] [--serial auto|pty|loopback] [--club C] [--session S] [--json] [--exit]\n'
+  + '  --manual N    the last N tables are hand-scored: no readers, their results entered on the director\'s terminal (/hand/)\n'
+  + '  --claims N    N overplays end with a claim of the last tricks (default: one in six)\n'
   + '  --speed X     a multiple of real play (a card event every 1.5 s at each table); default 10; max: as fast as it goes\n'
   + '  --trump S     a suit declared trumps for the sitting, no trump turned (Dup. IV.11; Memory Duplicate)\n'
   + '  --db FILE     keep the director\'s SQLite database in FILE (default: a temporary one)\n'
@@ -32,7 +34,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
     options: {
       tables: { type: 'string' }, movement: { type: 'string' }, 'boards-per-round': { type: 'string' }, option: { type: 'string', multiple: true },
       variant: { type: 'string' }, trump: { type: 'string' }, broker: { type: 'string' }, db: { type: 'string' }, speed: { type: 'string' }, seed: { type: 'string' },
-      faults: { type: 'string' }, 'http-port': { type: 'string' }, serial: { type: 'string' }, club: { type: 'string' }, session: { type: 'string' },
+      faults: { type: 'string' }, manual: { type: 'string' }, claims: { type: 'string' }, 'http-port': { type: 'string' }, serial: { type: 'string' }, club: { type: 'string' }, session: { type: 'string' },
       json: { type: 'boolean' }, exit: { type: 'boolean' }, 'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   }, STDIO);
@@ -77,14 +79,22 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   const serial = v.serial ?? 'auto';
   if (serial !== 'auto' && serial !== 'pty' && serial !== 'loopback') return usage('--serial must be auto, pty or loopback');
 
+  const manual = v.manual === undefined ? 0 : Number(v.manual);
+  if (!Number.isInteger(manual) || manual < 0 || manual >= tables) return usage(`--manual must be how many of the ${tables} tables are hand-scored, 0 to ${tables - 1} (one table at least reads its cards)`);
+  const claimsArg = v.claims === undefined ? undefined : Number(v.claims);
+  if (claimsArg !== undefined && !(Number.isInteger(claimsArg) && claimsArg >= 0)) return usage('--claims must be a whole number of claims, 0 or more');
+
   const problem = movement.check({ tables, boardsPerRound, options });
   if (problem) return usage(`--movement ${movement.name}: ${problem}`);
   const schedule = movement.generate({ tables, boardsPerRound, options });
+  const handScored = Array.from({ length: manual }, (_, i) => tables - manual + 1 + i);
+  // Claims: a sixth of the plays by default, as at a club table where the last tricks are seldom played out.
+  const claims = claimsArg ?? Math.floor(schedule.rounds.reduce((n, r) => n + r.tables.reduce((k, t) => k + t.trays.filter((b) => b !== null).length, 0), 0) / 6);
   // A new name per run: a session is a night at the club, and its retained records must not meet another's.
   const session = v.session ?? `sim-${new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}`;
   let plan;
   try {
-    plan = planSession({ session, variant, schedule, seed, faults, ...(trump ? { trump: trump as 'S' | 'H' | 'D' | 'C' } : {}) });
+    plan = planSession({ session, variant, schedule, seed, faults, handScored, claims, ...(trump ? { trump: trump as 'S' | 'H' | 'D' | 'C' } : {}) });
   } catch (e) {
     return usage((e as Error).message);
   }
@@ -141,7 +151,7 @@ function formatOutcome(r: import('../club/types.js').ScoreReport, c: import('../
     const pct = p.percent === undefined ? '' : ` ${p.percent.toFixed(2)}%`;
     lines.push(`  ${String(p.rankLabel ?? p.rank).padStart(3)}  ${p.pair.padEnd(6)} ${(p.direction ?? '').padEnd(2)} ${String(p.total).padStart(6)}${vs}${pct}`);
   }
-  lines.push(`trays verified at ${c.verified} of ${c.overplays} overplays; ${c.plays} plays scored`);
+  lines.push(`trays verified at ${c.verified} of ${c.overplays} overplays; ${c.plays} plays scored (${c.claims} ended with a claim, ${c.handScored} entered by hand)`);
   for (const f of c.fouled) lines.push(`  fouled tray ${f.board} at table ${f.table}: ${f.found ? `found at its first misplaced card, ${f.card}` : 'NOT found'}`);
   for (const w of c.wrongTrays) lines.push(`  wrong tray ${w.board} scanned at table ${w.table}: ${w.alerted ? 'alerted before any card' : 'NOT alerted'}`);
   for (const x of c.revokes) lines.push(`  renounce in error by ${x.seat} on tray ${x.board} at table ${x.table}: ${x.found ? 'found' : 'NOT found'}`);

@@ -197,6 +197,10 @@ export interface Traveller {
   players?: Partial<Record<Seat, string>>;
   /** A director's adjusted score replaces the result: e.g. { "NS": 60, "EW": 40 } percent, or "average". */
   adjusted?: { NS: number; EW: number } | 'average' | 'average-plus' | 'average-minus';
+  /** The opening lead, where the table entered it (a hand-scored table), e.g. "SK". */
+  lead?: string;
+  /** Entered by hand at a table without readers: the cards were not verified. */
+  handScored?: true;
 }
 
 export type ScoreMethod = 'average' | 'matchpoints' | 'cross-imps' | 'butler';

@@ -39,7 +39,9 @@ describe('a bridge club session (issue 17)', () => {
       const schedule = movementByName(movement)!.generate({ tables, boardsPerRound: 2 });
       const session = `br${movement[0]}${process.pid}`;
       const faults = movement === 'mitchell' ? { fouled: 1, wrongTray: 1, revokes: 1 } : { fouled: 0, wrongTray: 0, revokes: 1 };
-      const plan = planSession({ session, variant: 'bridge', schedule, seed: 17, faults });
+      // Mitchell: table 4 has no readers (hand-scored); a few plays end with a claim of the last tricks.
+      const handScored = movement === 'mitchell' ? [4] : [];
+      const plan = planSession({ session, variant: 'bridge', schedule, seed: 17, faults, handScored, claims: 3 });
       let exported = '';
       const outcome = await runSession({
         plan, club: `br${process.pid}`, broker: BROKER, speed: 'max', httpPort: 0, serial: 'loopback', waitMs: 60_000,
@@ -52,6 +54,8 @@ describe('a bridge club session (issue 17)', () => {
       });
       const c = outcome.check;
       expect(c.played).toBe(c.plays);
+      expect(c.claims).toBe(3);
+      expect(c.handScored).toBe(movement === 'mitchell' ? schedule.rounds.length * 2 : 0);
       expect(c.overplays).toBeGreaterThan(0);
       expect(c.verified).toBe(c.overplays);
       expect(c.revokes.length).toBeGreaterThan(0);
@@ -70,6 +74,13 @@ describe('a bridge club session (issue 17)', () => {
       const contracts = results.filter((r) => r.contract !== undefined);
       for (const r of contracts) expect(r.contract).toMatch(/^[1-7](C|D|H|S|NT)[NESW]X{0,2}$/);
       expect(results.length - contracts.length).toBe(c.fouled.length);
+      // The hand-scored table's results are among them, each as its players entered it.
+      const byHand = [...plan.plays.values()].flat().filter((p) => p.handScored);
+      for (const p of byHand) {
+        const r = s.boards.find((b) => b.board === p.board)!.results.find((x) => String(x.table) === String(p.table))!;
+        expect(r.contract).toBe(p.contract);
+        expect(r.declarerTricks).toBe(p.result!.tricks);
+      }
       const scored = await scoreExport(exported);
       const line = (p: ScoreReport['pairs'][number]) => `${p.pair} ${p.total} ${p.rank}`;
       expect(scored.pairs.map(line)).toEqual(s.pairs.map(line));

@@ -30,6 +30,8 @@ export interface DirectorConfig {
   movement: { name: string; tables: number; boardsPerRound?: number; options?: Record<string, string | number | boolean>; schedule?: string };
   /** Table ids in schedule order: tables[k] is table number k+1 of the schedule. Default "1".."N". */
   tables: string[];
+  /** The tables without readers, whose players enter each result on the director's hand-scoring terminal. */
+  handScored?: string[];
   mqtt: { url: string; username?: string; password?: string; passwordFile?: string; clientId?: string; keepalive: number; baseTopic: string; protocolVersion: 4 | 5; maxMessageBytes: number };
   /** `sqlite:PATH` or `postgres://...`. */
   store: { url: string };
@@ -82,6 +84,10 @@ export const directorConfigSchema = {
     tables: {
       type: 'array', items: { type: 'string', pattern: TOPIC_ID, fix: `must be a table id; ${TOPIC_ID_FIX}` },
       fix: 'must list the table ids in schedule order (the first is table 1), e.g. ["1", "2", "3"]; leave it out for "1".."N"',
+    },
+    handScored: {
+      type: 'array', items: { type: 'string', pattern: TOPIC_ID, fix: `must be a table id; ${TOPIC_ID_FIX}` },
+      fix: 'must list the ids of the tables without readers, whose results are entered by hand, e.g. ["6", "7"]',
     },
     mqtt: {
       type: 'object', additionalProperties: false, default: {},
@@ -205,7 +211,7 @@ export function parseDirectorConfig(text: string, baseDir = process.cwd()): Dire
   for (const k of ['mqtt', 'store', 'http', 'scoring', 'log']) if (data[k] === null) delete data[k];
   // `cluster:` with every line commented out still means "one of several instances", with the defaults.
   if (data.cluster === null) data.cluster = {};
-  if (Array.isArray(data.tables)) data.tables = data.tables.map((t) => (Number.isSafeInteger(t) ? String(t) : t));
+  for (const k of ['tables', 'handScored']) if (Array.isArray(data[k])) data[k] = (data[k] as unknown[]).map((t) => (Number.isSafeInteger(t) ? String(t) : t));
 
   const validate = getValidator();
   const errors: ConfigError[] = validate(data) ? [] : mapErrors(validate.errors ?? []);
@@ -307,6 +313,10 @@ function crossChecks(c: DirectorConfig, baseDir: string): ConfigError[] {
       else seen.set(t, i);
     });
   }
+  const ids = c.tables ?? Array.from({ length: c.movement.tables ?? 0 }, (_, i) => String(i + 1));
+  c.handScored?.forEach((t, i) => {
+    if (!ids.includes(t)) errors.push({ path: `handScored[${i}]`, message: `"${t}" is not one of the session's tables (${ids.join(', ')}); list the ids of tables without readers` });
+  });
   // "No trump is turned in Memory Duplicate; one suit being declared trumps for the entire sitting."
   if (c.trump === undefined && c.movement.name === 'memory-duplicate' && VARIANTS[c.variant]?.trump === 'turned') {
     errors.push({ path: 'trump', message: 'is required for memory-duplicate: "no trump is turned in Memory Duplicate; one suit being declared trumps for the entire sitting"; add trump: H (or S, D, C)' });

@@ -8,8 +8,11 @@ import { parseDeal } from '../../cards/deal.js';
 import type { Seat } from '../../cards/seat.js';
 import { canonicalJson } from '../../formats/canonical-json.js';
 import type { Traveller } from '../types.js';
+import type { TableResultParams } from './hand-scored.js';
 
-export const DECISIONS = ['adjust-score', 'fouled-board', 'late-play', 'correct-tray', 'advance-round'] as const;
+export type { TableResultParams };
+
+export const DECISIONS = ['adjust-score', 'fouled-board', 'late-play', 'correct-tray', 'advance-round', 'table-result'] as const;
 export type DecisionName = (typeof DECISIONS)[number];
 
 export interface AdjustScoreParams { board: number; table: string; adjusted: NonNullable<Traveller['adjusted']>; reason?: string }
@@ -25,7 +28,11 @@ export type Decision =
   | { name: 'fouled-board'; transaction: string | number; params: FouledBoardParams }
   | { name: 'late-play'; transaction: string | number; params: LatePlayParams }
   | { name: 'correct-tray'; transaction: string | number; params: CorrectTrayParams }
-  | { name: 'advance-round'; transaction: string | number; params: AdvanceRoundParams };
+  | { name: 'advance-round'; transaction: string | number; params: AdvanceRoundParams }
+  | { name: 'table-result'; transaction: string | number; params: TableResultParams };
+
+/** The answer to a decision, on `response/<cmd>` or to the page that took it. */
+export type DecisionResponse = { transaction: string | number | null; ok: boolean; error?: string } & Record<string, unknown>;
 
 export type DecisionCheck = { ok: true; decision: Decision } | { ok: false; transaction: string | number | null; error: string };
 
@@ -60,6 +67,19 @@ const SCHEMAS: Record<DecisionName, object> = {
     },
   },
   'advance-round': { type: 'object', additionalProperties: false, required: ['transaction'], properties: { transaction, table, reason } },
+  'table-result': {
+    type: 'object', additionalProperties: false, required: ['transaction', 'board', 'table'],
+    properties: {
+      transaction, board, table, reason, round: { type: 'integer', minimum: 1, maximum: 999 },
+      contract: { type: 'string', minLength: 3, maxLength: 8 }, lead: { type: 'string', minLength: 2, maxLength: 3 },
+      tricks: {
+        anyOf: [
+          { type: 'integer', minimum: 0, maximum: 13 },
+          { type: 'object', additionalProperties: false, required: ['NS', 'EW'], properties: { NS: { type: 'integer', minimum: 0, maximum: 13 }, EW: { type: 'integer', minimum: 0, maximum: 13 } } },
+        ],
+      },
+    },
+  },
 };
 
 const FIX: Record<string, string> = {
@@ -72,6 +92,10 @@ const FIX: Record<string, string> = {
   dealer: 'use one of N, E, S, W',
   trumpCard: 'give the turned trump card, e.g. "H5"',
   reason: 'give a short sentence of at most 200 characters',
+  round: 'give the round number, 1 or more',
+  contract: 'give level, strain and declarer with X or XX, e.g. "4HE", or "PASS"',
+  lead: 'give the opening lead as suit and rank, e.g. "SK"',
+  tricks: 'bridge: the tricks declarer took, 0-13; whist: the tricks of each side, e.g. {"NS": 7, "EW": 6}',
 };
 
 let compiled: Map<DecisionName, ValidateFunction> | null = null;

@@ -118,21 +118,30 @@ export function indexSchedule(s: Schedule): ScheduleIndex {
  */
 export type FoldedTraveller = Traveller & { made?: { NS: number; EW: number }; wonBeforeRevoke?: Partial<Record<'NS' | 'EW', number>> };
 
+/** Where a result belongs: the table's number in the schedule, its assignment, and the round it was played in. */
+export interface TravellerPlace { tableNo: number; index: ScheduleIndex; assignment?: RoundAssignment; round?: number }
+
+/** A traveller line's board, pairs, table, round and players, from the schedule (or the table's assignment). */
+export function travellerBase(board: number, o: TravellerPlace): Traveller {
+  const where = o.index.get(o.tableNo, board, o.round ?? o.assignment?.round);
+  const a = o.assignment;
+  const players = where?.players ?? a?.players;
+  const pair = (d: 'ns' | 'ew', s1: Seat, s2: Seat): string =>
+    where?.[d] ?? a?.[d] ?? (players ? `${players[s1] ?? '?'}&${players[s2] ?? '?'}` : `${o.tableNo}${d.toUpperCase()}`);
+  const t: Traveller = { board, ns: pair('ns', 'N', 'S'), ew: pair('ew', 'E', 'W'), table: o.tableNo };
+  const round = where?.round ?? a?.round;
+  if (round !== undefined) t.round = round;
+  if (players) t.players = players;
+  return t;
+}
+
 /**
  * The traveller line of a completed deal: pairs and round from the schedule (or the table's assignment), the result.
  * `round` is the round the deal was played in where known (the table's assignment then); it picks the schedule's
  * entry when the table plays the board in two rounds.
  */
-export function travellerOf(c: Completion, o: { tableNo: number; index: ScheduleIndex; assignment?: RoundAssignment; round?: number; variant: string }): FoldedTraveller {
-  const where = o.index.get(o.tableNo, c.board, o.round ?? o.assignment?.round);
-  const a = o.assignment;
-  const players = where?.players ?? a?.players;
-  const pair = (d: 'ns' | 'ew', s1: Seat, s2: Seat): string =>
-    where?.[d] ?? a?.[d] ?? (players ? `${players[s1] ?? '?'}&${players[s2] ?? '?'}` : `${o.tableNo}${d.toUpperCase()}`);
-  const t: FoldedTraveller = { board: c.board, ns: pair('ns', 'N', 'S'), ew: pair('ew', 'E', 'W'), table: o.tableNo };
-  const round = where?.round ?? a?.round;
-  if (round !== undefined) t.round = round;
-  if (players) t.players = players;
+export function travellerOf(c: Completion, o: TravellerPlace & { variant: string }): FoldedTraveller {
+  const t: FoldedTraveller = travellerBase(c.board, o);
   const variant = getVariant(c.deal.variant ?? c.result.variant ?? o.variant);
   // The table counts by its own seats; the traveller names the tray's. On a tray turned an odd number of quarters
   // (Memory Duplicate's overplay) the table's N-S hold the hands dealt E & W.

@@ -24,7 +24,9 @@ import type {
   ClubAlert, DirectorSnapshot, DirectorSnapshotMessage, SessionExport, DirectorTableView, DirectorTrayView, RoundAssignment, Schedule, ScoreReport, Traveller, TrayRecord,
 } from '../types.js';
 import { type DirectorConfig, readSchedule } from './config.js';
-import { type Decision, checkDecision, decisionDigest, transactionKey } from './decisions.js';
+import { type Decision, type DecisionResponse, checkDecision, decisionDigest, transactionKey } from './decisions.js';
+import { HAND_SCORED_SEQ, handScoredTraveller, newPinSecret, tablePin, tableResultRefusal } from './hand-scored.js';
+import { type HandTableView, handTableView } from './hand-table.js';
 import { type Completion, type ScheduleIndex, TableFold, indexSchedule, travellerOf } from './fold.js';
 import { PartitionLeases, partitionOf } from './leases.js';
 import { closeClient } from '../../broker/close-client.js';
@@ -162,6 +164,10 @@ export class DirectorService {
   instance = '';
   /** The MQTT client id, which names the director's persistent session at the broker (set by start). */
   clientId = '';
+  /** The tables without readers (config handScored): their results come as table-result decisions. */
+  private readonly handScored: Set<string>;
+  /** The secret the table PINs are made from, kept in the store (set by start). */
+  private pinSecret = '';
 
   constructor(private readonly opts: DirectorServiceOptions) {
     this.c = opts.config;
@@ -175,6 +181,7 @@ export class DirectorService {
     this.store = opts.store ?? null;
     this.ownStore = !opts.store;
     this.owned = this.c.cluster ? new Set() : null;
+    this.handScored = new Set(this.c.handScored ?? []);
     if (this.c.tables.length !== this.schedule.tables) {
       throw new Error(`tables: lists ${this.c.tables.length} table ids but the schedule has ${this.schedule.tables} tables; give one id per table`);
     }
@@ -191,6 +198,7 @@ export class DirectorService {
   async start(): Promise<void> {
     if (!this.store) this.store = await DirectorStore.open(this.c.store.url);
     await this.rebuild();
+    this.pinSecret = await this.store.metaValue('table-pin-secret', newPinSecret);
     const cl = this.c.cluster;
     this.instance = cl ? (cl.instance ?? `${hostname()}-${process.pid}`) : '';
     this.clientId = this.c.mqtt.clientId
@@ -841,27 +849,30 @@ export class DirectorService {
     for (const r of this.results.values()) if (r.table === ts.id && r.fromSeq === c.fromSeq) round = r.traveller.round;
     round ??= c.deal.round;
     const traveller = travellerOf(c, { tableNo: ts.no, index: this.index, assignment: this.assignments.get(ts.id), round, variant: this.c.variant });
-    const key = resultKey({ table: ts.id, traveller });
-    const prev = this.results.get(key);
-    if (!prev || JSON.stringify(prev.traveller) !== JSON.stringify(traveller)) {
-      const r: StoredResult = { table: ts.id, traveller, fromSeq: c.fromSeq, toSeq: c.toSeq };
-      this.results.set(key, r);
-      work.write((tx) => tx.putResult(this.c.session, r));
-      const u = this.uncommitted.get(key);
-      if (u) u.pending++;
-      else this.uncommitted.set(key, { before: prev ?? null, pending: 1 });
-      work.publish(() => this.settle(key));
-      this.standingsDirty = true;
-      const list = this.playedAt.get(c.board) ?? [];
-      if (!list.includes(ts.id)) list.push(ts.id);
-      this.playedAt.set(c.board, list);
-    }
+    this.putResult(ts, { table: ts.id, traveller, fromSeq: c.fromSeq, toSeq: c.toSeq }, work);
     if (!ts.recorded.has(c.fromSeq)) {
       ts.recorded.add(c.fromSeq);
       this.checkRecord(ts, c, traveller.round, work);
     }
     this.updateReleased(work);
     this.maybeAdvance(ts, work);
+  }
+
+  /** Store a result unless it is stored as it is; the standings show it once its commit is done. */
+  private putResult(ts: TableState, r: StoredResult, work: Work): void {
+    const key = resultKey(r);
+    const prev = this.results.get(key);
+    if (prev && JSON.stringify(prev.traveller) === JSON.stringify(r.traveller)) return;
+    this.results.set(key, r);
+    work.write((tx) => tx.putResult(this.c.session, r));
+    const u = this.uncommitted.get(key);
+    if (u) u.pending++;
+    else this.uncommitted.set(key, { before: prev ?? null, pending: 1 });
+    work.publish(() => this.settle(key));
+    this.standingsDirty = true;
+    const list = this.playedAt.get(r.traveller.board) ?? [];
+    if (!list.includes(ts.id)) list.push(ts.id);
+    this.playedAt.set(r.traveller.board, list);
   }
 
   private checkRecord(ts: TableState, c: Completion, round: number | undefined, work: Work): void {
@@ -1067,26 +1078,47 @@ export class DirectorService {
   }
 
   private async onDecision(cmd: string, payload: Buffer): Promise<void> {
+    this.respond(cmd, await this.takeDecision(cmd, payload));
+  }
+
+  /** Each table's PIN for this session, for the director's console: the players of a table type it on its terminal. */
+  tablePins(): Record<string, string> {
+    return Object.fromEntries([...this.tables.keys()].map((id) => [id, tablePin(this.pinSecret, this.c.session, id)]));
+  }
+
+  /** What a hand-scored table's terminal shows: its round, pairs and trays with the results entered, and where to go next. */
+  handTable(id: string): HandTableView | null {
+    const ts = this.tables.get(id);
+    if (!ts || !this.handScored.has(id)) return null;
+    const a = this.assignments.get(id) ?? null;
+    const round = a?.round ?? this.schedule.rounds[0].round;
+    const results = [...this.results.values()].filter((r) => r.table === id && r.traveller.round === round).map((r) => r.traveller);
+    return handTableView({ table: id, no: ts.no, variant: this.c.variant, schedule: this.schedule, assignment: a, round, results, done: this.nextRound(round) === undefined && a !== null && a.trays.every((b) => this.hasResult(b, id, round)) });
+  }
+
+  /**
+   * A decision from the director's own pages or a hand-scored table's terminal: the same checks, journal and
+   * exactly-once answer as one from MQTT, taken in the same serialised chain as every message.
+   */
+  decide(cmd: string, payload: string): Promise<DecisionResponse> {
+    let out: DecisionResponse = { transaction: null, ok: false, error: 'director: stopped' };
+    return this.enqueue(async () => { out = await this.takeDecision(cmd, Buffer.from(payload)); }).then(() => out);
+  }
+
+  private async takeDecision(cmd: string, payload: Buffer): Promise<DecisionResponse> {
     const chk = checkDecision(cmd, payload);
-    if (!chk.ok) {
-      this.respond(cmd, { transaction: chk.transaction, ok: false, error: chk.error });
-      return;
-    }
+    if (!chk.ok) return { transaction: chk.transaction, ok: false, error: chk.error };
     const d = chk.decision;
     const key = transactionKey(d.transaction);
     const digest = decisionDigest(d);
     const prior = this.decisions.get(key);
     if (prior) {
       // A retry gets the first answer; the decision is not applied again.
-      this.respond(cmd, prior.digest === digest ? prior.response
-        : { transaction: d.transaction, ok: false, error: `transaction: "${d.transaction}" was used for another decision (${prior.cmd}); give each decision its own transaction id` });
-      return;
+      return prior.digest === digest ? prior.response as DecisionResponse
+        : { transaction: d.transaction, ok: false, error: `transaction: "${d.transaction}" was used for another decision (${prior.cmd}); give each decision its own transaction id` };
     }
     const problem = this.refusal(d);
-    if (problem) {
-      this.respond(cmd, { transaction: d.transaction, ok: false, error: problem });
-      return;
-    }
+    if (problem) return { transaction: d.transaction, ok: false, error: problem };
     const work = new Work();
     const detail = this.applyDecision(d, work);
     const response = { transaction: d.transaction, ok: true, ...detail };
@@ -1097,9 +1129,9 @@ export class DirectorService {
     });
     this.decisions.set(key, stored);
     for (const p of work.publishes) p();
-    this.respond(cmd, response);
     this.log.info({ decision: d.name, transaction: d.transaction, params: d.params }, 'director: decision taken');
     this.scheduleFlush();
+    return response;
   }
 
   /** Why a well-formed decision cannot apply, naming the field and the fix; null when it can. */
@@ -1120,6 +1152,10 @@ export class DirectorService {
     }
     if (d.name === 'correct-tray' && !this.records.has(p.board!) && !(d.params as { dealer?: string }).dealer) {
       return `dealer: tray ${p.board} has no record yet, so give the dealer (N, E, S or W) with the hands`;
+    }
+    if (d.name === 'table-result') {
+      const problem = tableResultRefusal(d.params, { variant: this.c.variant, handScored: this.handScored.has(d.params.table), plays: this.index.get(this.tables.get(d.params.table)!.no, d.params.board, d.params.round) });
+      if (problem) return problem;
     }
     if (d.name === 'advance-round') {
       const ids = p.table !== undefined ? [p.table] : [...this.tables.keys()];
@@ -1144,6 +1180,14 @@ export class DirectorService {
       case 'adjust-score':
       case 'fouled-board':
         return {};
+      case 'table-result': {
+        const ts = this.tables.get(d.params.table)!;
+        const traveller = handScoredTraveller(d.params, { tableNo: ts.no, index: this.index, assignment: this.assignments.get(ts.id), round: d.params.round, variant: this.c.variant });
+        this.putResult(ts, { table: ts.id, traveller, fromSeq: HAND_SCORED_SEQ, toSeq: HAND_SCORED_SEQ }, work);
+        this.updateReleased(work);
+        this.maybeAdvance(ts, work);
+        return { traveller };
+      }
       case 'late-play': {
         const ts = this.tables.get(d.params.table)!;
         const a = this.assign(ts, this.assignments.get(ts.id)?.round ?? this.schedule.rounds[0].round, work);
@@ -1301,6 +1345,7 @@ export class DirectorService {
       this.web = await startDirectorWeb({
         host: this.c.http.host, port: this.c.http.port, snapshot: () => this.snapshot(), subscribe: (fn) => this.subscribe(fn),
         exports: sessionExports(() => this.sessionExport()),
+        ...(this.handScored.size > 0 ? { hand: { pins: () => this.tablePins(), view: (t: string) => this.handTable(t), decide: (cmd: string, p: string) => this.decide(cmd, p) } } : {}),
       });
       this.log.info({ url: this.web.url }, 'director page');
     } catch (err) {

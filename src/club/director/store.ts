@@ -401,9 +401,14 @@ export class DirectorStore extends StoreOps {
   }
 
   /** This database's id, made at its first use: the same after every restart, another for another database. */
-  async instanceId(): Promise<string> {
-    await this.db.insertInto('meta').values({ key: 'instance', value: randomUUID() }).onConflict((oc) => oc.column('key').doNothing()).execute();
-    const r = await this.db.selectFrom('meta').select('value').where('key', '=', 'instance').executeTakeFirstOrThrow();
+  instanceId(): Promise<string> {
+    return this.metaValue('instance', randomUUID);
+  }
+
+  /** A value kept in the database's meta table, made by `make` at its first use (the same after every restart). */
+  async metaValue(key: string, make: () => string): Promise<string> {
+    await this.db.insertInto('meta').values({ key, value: make() }).onConflict((oc) => oc.column('key').doNothing()).execute();
+    const r = await this.db.selectFrom('meta').select('value').where('key', '=', key).executeTakeFirstOrThrow();
     return r.value;
   }
 

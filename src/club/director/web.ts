@@ -8,6 +8,7 @@ import { dirname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebPortError } from '../../web/server.js';
 import type { DirectorSnapshot } from '../types.js';
+import { type HandScoringApi, handScoringRoutes } from './hand-web.js';
 
 /** web/director/ beside src/ (and beside dist/ once built): the same three levels up from this file. */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'web', 'director');
@@ -39,6 +40,8 @@ export interface DirectorWebOptions {
    * rebind its own name to this address and read the hands (DNS rebinding).
    */
   allowedHosts?: string[];
+  /** The hand-scored tables' terminal (/hand/), when the session has such tables. */
+  hand?: HandScoringApi;
 }
 
 export interface DirectorWeb { url: string; server: Server; close(): Promise<void> }
@@ -52,8 +55,9 @@ const DOWNLOADS = {
 /** Serve the director page (tables × rounds grid, alerts, tray doctor, standings) and its live updates. */
 export async function startDirectorWeb(opts: DirectorWebOptions): Promise<DirectorWeb> {
   const streams = new Set<ServerResponse>();
+  const hand = opts.hand ? handScoringRoutes(opts.hand, SECURITY_HEADERS) : null;
   const server = createServer((req, res) => {
-    serve(req, res, opts, streams).catch((e: Error) => {
+    serve(req, res, opts, streams, hand).catch((e: Error) => {
       if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', `director page: ${e.message}`);
       else res.destroy();
     });
@@ -79,7 +83,8 @@ export async function startDirectorWeb(opts: DirectorWebOptions): Promise<Direct
   };
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, opts: DirectorWebOptions, streams: Set<ServerResponse>): Promise<void> {
+async function serve(req: IncomingMessage, res: ServerResponse, opts: DirectorWebOptions, streams: Set<ServerResponse>, hand: ((req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>) | null): Promise<void> {
+  if (hand && hostAllowed(hostName(req.headers.host), opts) && await hand(req, res, new URL(req.url ?? '/', 'http://x').pathname)) return;
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain; charset=utf-8', 'GET only', { allow: 'GET, HEAD' });
   const host = hostName(req.headers.host);
   if (!hostAllowed(host, opts)) {

@@ -25,6 +25,8 @@ export interface DirectorProcessOptions {
   /** 0: a free port. */
   httpPort: number;
   log: Logger;
+  /** The ids of the hand-scored tables. */
+  handScored?: string[];
 }
 
 export interface DirectorProcess {
@@ -112,6 +114,7 @@ export function directorConfig(o: DirectorProcessOptions, port: number): Record<
     session: o.session,
     variant: o.variant,
     ...(o.trump ? { trump: o.trump } : {}),
+    ...(o.handScored?.length ? { handScored: o.handScored } : {}),
     movement: { name: o.schedule.movement, tables: o.schedule.tables, boardsPerRound: o.schedule.boardsPerRound, ...(o.schedule.options ? { options: o.schedule.options } : {}) },
     mqtt: { url: o.broker, ...(o.protocolVersion ? { protocolVersion: o.protocolVersion } : {}) },
     store: { url: `sqlite:${o.db}` },

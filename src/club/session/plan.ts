@@ -51,6 +51,12 @@ export interface PlannedPlay {
   renounce?: { trick: number; seat: Seat; card: string };
   /** Bridge: the contract reached at this table. */
   contract?: string;
+  /** A hand-scored table (no readers): its players enter the result on the director's terminal. */
+  handScored?: true;
+  /** The result as played, for a hand-scored table to enter: bridge the declarer's tricks, whist N-S's. */
+  result?: { tricks: number; lead: string };
+  /** The play stopped with a claim of the remaining tricks (Am. 27; Law 68): after trick `afterTrick`. */
+  claim?: { seat: Seat; tricks: number; afterTrick: number };
   /** The events the table's hardware produces, after its deal starts: places and lifts (and a bridge `contract`). */
   events: TableEvent[];
 }
@@ -64,6 +70,8 @@ export interface SessionPlan {
   trays: Map<number, PlannedTray>;
   /** Per schedule table number: its plays in order (round, slot). */
   plays: Map<number, PlannedPlay[]>;
+  /** The hand-scored tables (schedule numbers): no readers, results entered by hand. */
+  handScored: number[];
 }
 
 export interface PlanOptions {
@@ -74,6 +82,10 @@ export interface PlanOptions {
   schedule: Schedule;
   seed: number;
   faults?: SessionFaults;
+  /** Schedule numbers of the hand-scored tables. */
+  handScored?: number[];
+  /** Claims: how many of the smart tables' overplays end with a claim of the last tricks. */
+  claims?: number;
 }
 
 /** Decide the whole session: deals, plays and faults. */
@@ -98,15 +110,20 @@ export function planSession(opts: PlanOptions): SessionPlan {
     if (variant.trump === 'turned' && !opts.trump) tray.trumpCard = formatCard(randomCardOf(rng, hands[SEATS.indexOf(dealer)]));
     trays.set(o.board, tray);
   }
+  // A tray's first play at a smart table makes its record (a hand-scored table sees no cards), so the index counts
+  // the smart tables' plays only.
+  const manual = new Set(opts.handScored ?? []);
   const seen = new Map<number, number>();
   const all: PlannedPlay[] = order.map((o) => {
     const n = seen.get(o.board) ?? 0;
+    if (manual.has(o.table)) return { ...o, playIndex: n, handScored: true, events: [] };
     seen.set(o.board, n + 1);
     return { ...o, playIndex: n, events: [] };
   });
   const faults = opts.faults ?? { fouled: 0, wrongTray: 0, revokes: 0 };
-  // Faults go on overplays only: a fouled original has no record to be found against.
-  const overplays = all.filter((p) => p.playIndex > 0);
+  const smart = all.filter((p) => !p.handScored);
+  // Faults go on the smart tables' overplays only: a fouled original has no record to be found against.
+  const overplays = smart.filter((p) => p.playIndex > 0);
   const pick = (from: PlannedPlay[], k: number, what: string): PlannedPlay[] => {
     if (k > from.length) throw new Error(`faults: ${k} ${what} asked for, but the session has only ${from.length} overplays to put them on`);
     const pool = [...from];
@@ -115,8 +132,9 @@ export function planSession(opts: PlanOptions): SessionPlan {
     return out;
   };
   const fouled = new Set(pick(overplays, faults.fouled, 'fouled trays'));
-  const wrong = new Set(pick(all, faults.wrongTray, 'wrong trays'));
+  const wrong = new Set(pick(smart, faults.wrongTray, 'wrong trays'));
   const revoke = new Set(pick(overplays.filter((p) => !fouled.has(p)), faults.revokes, 'revokes'));
+  const claimed = new Set(pick(overplays.filter((p) => !fouled.has(p) && !revoke.has(p)), Math.min(opts.claims ?? 0, overplays.length - fouled.size - revoke.size), 'claims'));
   const boards = [...trays.keys()];
   for (const p of all) {
     const tray = trays.get(p.board)!;
@@ -132,7 +150,7 @@ export function planSession(opts: PlanOptions): SessionPlan {
     }
     // A turned tray (Memory Duplicate's overplay): each hand is played at the seat where its pocket lies.
     const turn = opts.schedule.rounds.find((r) => r.round === p.round)?.tables.find((t) => t.table === p.table)?.turn ?? 0;
-    playOf(rng, p, atTable(hands, turn), { ...tray, dealer: tableSeat(tray.dealer, turn) }, opts, revoke.has(p));
+    playOf(rng, p, atTable(hands, turn), { ...tray, dealer: tableSeat(tray.dealer, turn) }, opts, revoke.has(p), claimed.has(p));
   }
   const plays = new Map<number, PlannedPlay[]>();
   for (const p of all) {
@@ -140,7 +158,7 @@ export function planSession(opts: PlanOptions): SessionPlan {
     list.push(p);
     plays.set(p.table, list);
   }
-  return { session: opts.session, variant: opts.variant, ...(opts.trump ? { trump: opts.trump } : {}), schedule: opts.schedule, trays, plays };
+  return { session: opts.session, variant: opts.variant, ...(opts.trump ? { trump: opts.trump } : {}), schedule: opts.schedule, trays, plays, handScored: [...manual] };
 }
 
 /** The tray code a table's scanner reads for a board of the session. */
@@ -177,7 +195,7 @@ function foulTray(rng: Rng, hands: readonly Hand[], trumpCard: string | undefine
   return { hands: out, fouled: { cards: [formatCard(ca), formatCard(cb)], seats: [SEATS[a], SEATS[b]] } };
 }
 
-function playOf(rng: Rng, p: PlannedPlay, hands: [Hand, Hand, Hand, Hand], tray: PlannedTray, opts: PlanOptions, renounce: boolean): void {
+function playOf(rng: Rng, p: PlannedPlay, hands: [Hand, Hand, Hand, Hand], tray: PlannedTray, opts: PlanOptions, renounce: boolean, claim: boolean): void {
   const variantName = opts.variant;
   const variant = getVariant(variantName);
   let trump = -1;
@@ -198,9 +216,47 @@ function playOf(rng: Rng, p: PlannedPlay, hands: [Hand, Hand, Hand, Hand], tray:
   const log = playToTableLog(hands, played.plays, { variant: variantName, board: p.board, dealer: tray.dealer, withHands: false, trumpTurned, contract, ...(opts.trump ? { trump: opts.trump } : {}) });
   // The deal event is the table's to make when the tray is scanned; the bridge contract comes after it.
   p.events = log.filter((e) => e.type !== 'deal');
-  if (contract) {
-    p.contract = contract;
-    p.events.unshift({ type: 'contract', contract });
+  if (contract) p.contract = contract;
+  // Who won each trick, as played: a hand-scored table enters the count, a claim claims what the play would give.
+  const winners = trickWinners(played.plays, trump);
+  const declarer = contract ? (parseContract(contract) as { ok: true; value: { declarer: number } }).value.declarer : -1;
+  const side = declarer >= 0 ? declarer % 2 : 0;
+  p.result = { tricks: winners.filter((w) => w % 2 === side).length, lead: formatCard(played.plays[0].card) };
+  if (claim) {
+    // The claimant: declarer in bridge, else the leader to the trick after the cut; he claims what his side then took.
+    const afterTrick = 7 + rng.int(5);
+    const claimant = declarer >= 0 ? declarer : winners[afterTrick - 1];
+    const tricks = winners.slice(afterTrick).filter((w) => w % 2 === claimant % 2).length;
+    p.events = cutAfterTrick(p.events, afterTrick);
+    p.claim = { seat: SEATS[claimant], tricks, afterTrick };
+    p.events.push({ type: 'claim', seat: SEATS[claimant], tricks });
   }
+  if (contract) p.events.unshift({ type: 'contract', contract });
   if (played.injected) p.renounce = { trick: played.injected.trick, seat: SEATS[played.injected.seat], card: formatCard(played.injected.card) };
+}
+
+/** The seat index that won each trick of a complete play (highest trump, else highest card of the suit led). */
+function trickWinners(plays: readonly { seat: number; card: Card }[], trump: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i + 3 < plays.length; i += 4) {
+    const trick = plays.slice(i, i + 4);
+    const led = suitOf(trick[0].card);
+    const rank = (c: Card) => (suitOf(c) === trump ? 200 : suitOf(c) === led ? 100 : 0) + (c % 13);
+    out.push(trick.reduce((best, x) => (rank(x.card) > rank(best.card) ? x : best)).seat);
+  }
+  return out;
+}
+
+/** The table events up to the end of trick `n`: its four cards placed and lifted (turned and quitted). */
+function cutAfterTrick(events: readonly TableEvent[], n: number): TableEvent[] {
+  let lifts = 0;
+  for (let i = 0; i < events.length; i++) {
+    if (events[i].type === 'lift') lifts++;
+    // The turned trump's lift is one more lift than the tricks' (it comes before the dealer's first card).
+    if (lifts >= n * 4 && events[i].type === 'lift' && (events[i + 1]?.type !== 'lift')) {
+      const placed = events.slice(0, i + 1).filter((e) => e.type === 'place').length;
+      if (placed >= n * 4) return events.slice(0, i + 1);
+    }
+  }
+  return [...events];
 }

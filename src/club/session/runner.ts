@@ -61,6 +61,10 @@ export interface SessionCheck {
   wrongTrays: { board: number; table: number; alerted: boolean }[];
   /** Renounces in error injected, and found. */
   revokes: { board: number; table: number; seat: string; found: boolean }[];
+  /** Results entered by hand at the hand-scored tables. */
+  handScored: number;
+  /** Plays that ended with a claim of the last tricks. */
+  claims: number;
   alerts: ClubAlert[];
 }
 
@@ -102,7 +106,7 @@ export async function runSession(opts: RunOptions): Promise<SessionOutcome> {
       work, club, session: plan.session, variant: plan.variant, trump: plan.trump, schedule: plan.schedule, broker: url, db: opts.db ?? join(work, 'club.db'),
       // The embedded aedes speaks MQTT 3.1.1 only.
       protocolVersion: opts.broker ? undefined : 4,
-      httpPort: opts.httpPort, log: opts.log,
+      httpPort: opts.httpPort, log: opts.log, handScored: plan.handScored.map(String),
     });
     stack.push(() => director.stop());
     opts.onDirector?.(director);
@@ -116,6 +120,7 @@ export async function runSession(opts: RunOptions): Promise<SessionOutcome> {
     const speed = opts.speed === 'max' ? 'max' : opts.speed * REAL_EVENTS_PER_SECOND;
     const tables = new Map<number, TableHandle>();
     for (const t of [...plan.plays.keys()].sort((a, b) => a - b)) {
+      if (plan.handScored.includes(t)) continue;
       const journal = join(work, 'tables', String(t));
       const start = () => startSimulation({
         broker: url, club, table: String(t), session: plan.session, events: [], speed, httpPort: 0, log: opts.log.child({ table: t }),
@@ -132,7 +137,7 @@ export async function runSession(opts: RunOptions): Promise<SessionOutcome> {
       tables.set(t, handle);
       stack.push(() => handle.sim.stop());
     }
-    say(`${tables.size} tables, ${plan.trays.size} trays, ${plan.schedule.rounds.length} rounds of ${plan.schedule.movement}`);
+    say(`${plan.plays.size} tables${plan.handScored.length ? ` (${plan.handScored.length} hand-scored)` : ""}, ${plan.trays.size} trays, ${plan.schedule.rounds.length} rounds of ${plan.schedule.movement}`);
 
     const barrier = new SlotBarrier(plan);
     const check = newCheck(plan);
@@ -147,7 +152,13 @@ export async function runSession(opts: RunOptions): Promise<SessionOutcome> {
         setTimeout(() => { director.restart().catch((err) => opts.log.error({ err }, 'director restart failed')); }, 1000);
       },
     };
-    await Promise.all([...tables].map(([t, h]) => playTable(t, h, plan.plays.get(t) ?? [], { watch, barrier, plan, check, timings, chaos, waitMs, signal: opts.signal, say })));
+    const ctx = (): PlayContext => ({ watch, barrier, plan, check, timings, chaos, waitMs, signal: opts.signal, say });
+    const pins = plan.handScored.length > 0 ? await tablePins(opts.db ?? join(work, 'club.db'), plan) : new Map<number, string>();
+    if (pins.size > 0) say(`hand-scored tables ${[...pins.keys()].join(', ')}: their terminal is ${director.url}hand/?table=N (PINs ${[...pins].map(([t, p]) => `${t}: ${p}`).join(', ')})`);
+    await Promise.all([
+      ...[...tables].map(([t, h]) => playTable(t, h, plan.plays.get(t) ?? [], ctx())),
+      ...[...pins].map(([t, pin]) => playHandScored(t, new HandTerminal(director.url!, String(t), pin), plan.plays.get(t) ?? [], ctx())),
+    ]);
     const total = check.plays;
     await watch.until(() => resultsIn(watch.standings) >= total, waitMs, `the director to score all ${total} plays`, opts.signal);
     check.alerts = watch.alerts;
@@ -237,6 +248,66 @@ async function playTable(table: number, h: TableHandle, plays: readonly PlannedP
   }
 }
 
+/** A hand-scored table's part: round by round, wait for the assignment, then enter each tray's result on the terminal. */
+async function playHandScored(table: number, terminal: HandTerminal, plays: readonly PlannedPlay[], ctx: PlayContext): Promise<void> {
+  const bridge = ctx.plan.variant === 'bridge';
+  await terminal.login();
+  for (const p of plays) {
+    await ctx.watch.until(() => (ctx.watch.assignments.get(String(table))?.round ?? 0) >= p.round, ctx.waitMs, `table ${table}'s assignment for round ${p.round}`, ctx.signal);
+    await ctx.barrier.enter(p, ctx.signal);
+    try {
+      const r = p.result!;
+      // As the players tap it: board, contract and declarer (whist: N-S's tricks), the lead, the tricks; E-W accept.
+      await terminal.enter(bridge
+        ? { board: p.board, round: p.round, contract: p.contract, tricks: r.tricks, lead: r.lead }
+        : { board: p.board, round: p.round, tricks: { NS: r.tricks, EW: 13 - r.tricks }, lead: r.lead });
+    } finally {
+      ctx.barrier.leave(p);
+    }
+    ctx.check.played++;
+    ctx.chaos.onPlayed?.(ctx.check.played);
+  }
+}
+
+/** The hand-scoring terminal's HTTP interface, as its page uses it. */
+class HandTerminal {
+  private token = '';
+  private n = 0;
+  constructor(private readonly url: string, private readonly table: string, private readonly pin: string) {}
+
+  async login(): Promise<void> {
+    const r = await this.post('login', { table: this.table, pin: this.pin });
+    this.token = (r as { token: string }).token;
+  }
+
+  async enter(result: Record<string, unknown>): Promise<void> {
+    await this.post('result', { transaction: `sim-${this.table}-${++this.n}`, ...result });
+  }
+
+  private async post(what: string, body: unknown): Promise<unknown> {
+    const res = await fetch(new URL(`api/hand/${what}`, this.url), {
+      method: 'POST', body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json', ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) },
+    });
+    const j = await res.json() as { error?: string };
+    if (!res.ok) throw new Error(`table ${this.table}'s terminal: ${what}: ${j.error ?? res.status}`);
+    return j;
+  }
+}
+
+/** The hand-scored tables' PINs, as the director's console shows them: made from the secret in its store. */
+async function tablePins(db: string, plan: SessionPlan): Promise<Map<number, string>> {
+  const { DirectorStore } = await import('../director/store.js');
+  const { newPinSecret, tablePin } = await import('../director/hand-scored.js');
+  const store = await DirectorStore.open(`sqlite:${db}`);
+  try {
+    const secret = await store.metaValue('table-pin-secret', newPinSecret);
+    return new Map(plan.handScored.map((t) => [t, tablePin(secret, plan.session, String(t))]));
+  } finally {
+    await store.close();
+  }
+}
+
 /** The index just after the middle trick's last lift: no card lies on the table there. */
 function trickBoundary(events: readonly TableEvent[]): number {
   let onTable = 0;
@@ -274,7 +345,10 @@ async function clearRetained(url: string, club: string, plan: SessionPlan, base 
 
 function newCheck(plan: SessionPlan): SessionCheck {
   const all = [...plan.plays.values()].flat();
-  return { plays: all.length, played: 0, overplays: all.filter((p) => p.playIndex > 0).length, verified: 0, fouled: [], wrongTrays: [], revokes: [], alerts: [] };
+  return {
+    plays: all.length, played: 0, overplays: all.filter((p) => p.playIndex > 0 && !p.handScored).length, verified: 0, fouled: [], wrongTrays: [], revokes: [],
+    handScored: all.filter((p) => p.handScored).length, claims: all.filter((p) => p.claim).length, alerts: [],
+  };
 }
 
 function resultsIn(r: ScoreReport | null): number {
