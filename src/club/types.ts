@@ -232,6 +232,8 @@ export interface ScoredResult {
   /** Matchpoints (N-S, E-W), IMPs (N-S, E-W). */
   mp?: { NS: number; EW: number };
   imps?: { NS: number; EW: number };
+  /** Entered by hand at a table without readers: its cards were not verified. */
+  handScored?: true;
 }
 
 /** What `tenace score --json` prints and the director publishes as standings. */

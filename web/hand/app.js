@@ -175,7 +175,13 @@
     const res = await call('result', { transaction: entry.transaction, ...r, ...(view.round ? { round: view.round } : {}) });
     if (res.status === 401) return;
     if (!res.body.ok) return fail(res.body.error || 'The result was not taken.');
+    const before = view.round;
     view = res.body.view;
+    // The round's last result moved the table on: first tell the players where to go, then the new round.
+    if (view.round > before && view.previous) {
+      return show(el('div', { class: 'summary', role: 'status' }, ...moves(view.previous)),
+        el('div', { class: 'row' }, button(`Everyone is in place: start round ${view.round}`, round, 'primary')));
+    }
     round();
   }
 

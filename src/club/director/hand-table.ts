@@ -22,6 +22,8 @@ export interface HandTableView {
   ew?: string;
   trays: { board: number; result?: Traveller }[];
   next: NextMoves | null;
+  /** The moves that brought the table from the round before into this one (shown once that round's last result is in). */
+  previous: NextMoves | null;
   /** Every tray of the last round has its result: the session is over at this table. */
   done: boolean;
 }
@@ -53,6 +55,10 @@ export function handTableView(o: {
       return result ? { board, result } : { board };
     }),
     next: nextMoves(o.schedule, o.no, o.round),
+    previous: ((): NextMoves | null => {
+      const i = o.schedule.rounds.findIndex((r) => r.round === o.round);
+      return i > 0 ? nextMoves(o.schedule, o.no, o.schedule.rounds[i - 1].round) : null;
+    })(),
     done: o.done,
   };
 }

@@ -1081,6 +1081,11 @@ export class DirectorService {
     this.respond(cmd, await this.takeDecision(cmd, payload));
   }
 
+  /** The director page's URL, once it listens (null without a page). */
+  get pageUrl(): string | null {
+    return this.web?.url ?? null;
+  }
+
   /** Each table's PIN for this session, for the director's console: the players of a table type it on its terminal. */
   tablePins(): Record<string, string> {
     return Object.fromEntries([...this.tables.keys()].map((id) => [id, tablePin(this.pinSecret, this.c.session, id)]));
@@ -1154,7 +1159,10 @@ export class DirectorService {
       return `dealer: tray ${p.board} has no record yet, so give the dealer (N, E, S or W) with the hands`;
     }
     if (d.name === 'table-result') {
-      const problem = tableResultRefusal(d.params, { variant: this.c.variant, handScored: this.handScored.has(d.params.table), plays: this.index.get(this.tables.get(d.params.table)!.no, d.params.board, d.params.round) });
+      // The round the result is of: the one named, else the table's round now (a result is entered as it is played).
+      const round = d.params.round ?? this.assignments.get(d.params.table)?.round;
+      const play = this.index.get(this.tables.get(d.params.table)!.no, d.params.board, round);
+      const problem = tableResultRefusal({ ...d.params, round }, { variant: this.c.variant, handScored: this.handScored.has(d.params.table), plays: play?.round === round ? play : undefined });
       if (problem) return problem;
     }
     if (d.name === 'advance-round') {

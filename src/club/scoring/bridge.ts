@@ -141,6 +141,7 @@ export function scoreBridge(travellers: readonly Traveller[], method: BridgeMeth
     const results: ScoredResult[] = list.map((l) => {
       const r: ScoredResult = { ns: l.t.ns, ew: l.t.ew };
       if (l.t.table !== undefined) r.table = l.t.table;
+      if (l.t.handScored) r.handScored = true;
       let nsValue: number;
       let ewValue: number;
       if (l.adjusted) {

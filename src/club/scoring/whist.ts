@@ -260,6 +260,7 @@ function boardsOf(scored: readonly Scored[]): WhistReport['boards'] {
       ...(t.made ? { made: t.made } : {}),
       ...(t.marks ? { marks: t.marks } : {}),
       ...(t.adjusted !== undefined ? { adjusted: t.adjusted } : {}),
+      ...(t.handScored ? { handScored: true as const } : {}),
       ...(s.notes.length ? { notes: s.notes } : {}),
     };
     const l = m.get(t.board) ?? [];
