@@ -219,6 +219,14 @@ export type ScanDecision =
 // cards ... must be placed in the tray": the deal in play goes back into its tray before another is taken up.
 export const WRONG_TRAY_LAW = 'Dup. def. (c), (f)';
 export const DEAL_IN_PLAY_LAW = 'Dup. IV.7';
+// In bridge a board taken up out of its turn is Law 15 (WBF 2017, "Wrong Board or Hand"), whether it is not the
+// table's or the table has played it already.
+export const WRONG_BOARD_LAW = 'L15';
+
+/** The laws a wrong-tray alert rests on in the session's game. */
+function trayLaws(variant: string): { wrong: string; inPlay: string } {
+  return VARIANTS[variant]?.trump === 'contract' ? { wrong: WRONG_BOARD_LAW, inPlay: WRONG_BOARD_LAW } : { wrong: WRONG_TRAY_LAW, inPlay: DEAL_IN_PLAY_LAW };
+}
 
 const list = (xs: readonly number[]): string => (xs.length === 0 ? 'none' : xs.join(', '));
 
@@ -230,6 +238,7 @@ export function decideScan(c: ScanContext): ScanDecision {
   const code = parseTrayCode(c.code);
   if (!code.ok) return { kind: 'none', reason: `the tray code "${c.code}" does not parse: ${code.error}` };
   const board = code.board;
+  const laws = trayLaws(c.assignment?.variant ?? c.variant);
   const base = { schema: 1 as const, type: 'tenace.alert' as const, session: c.session, table: c.table, board, at: c.at, ...(c.seq !== undefined ? { seq: c.seq } : {}) };
   const round = c.assignment ? { round: c.assignment.round } : {};
 
@@ -237,7 +246,7 @@ export function decideScan(c: ScanContext): ScanDecision {
     const message = `Tray ${board} belongs to session "${code.session}", not to this session: put it back and take this table's tray.`;
     return {
       kind: 'alert',
-      alert: { ...base, ...round, kind: 'wrong-tray', law: WRONG_TRAY_LAW, message: `table ${c.table} scanned tray ${board} of session "${code.session}" in session "${c.session}"; no deal was started`, ...(c.assignment ? { expected: [...c.assignment.trays] } : {}) },
+      alert: { ...base, ...round, kind: 'wrong-tray', law: laws.wrong, message: `table ${c.table} scanned tray ${board} of session "${code.session}" in session "${c.session}"; no deal was started`, ...(c.assignment ? { expected: [...c.assignment.trays] } : {}) },
       status: { status: 'wrong-tray', board, ...round, ...(c.assignment ? { expected: [...c.assignment.trays] } : {}), message },
     };
   }
@@ -249,7 +258,7 @@ export function decideScan(c: ScanContext): ScanDecision {
     const message = `Tray ${board} was scanned while ${playing} is still being played (trick ${c.inPlay.trick}): finish it and put its cards back in its tray, then scan tray ${board} again.`;
     return {
       kind: 'alert',
-      alert: { ...base, ...round, kind: 'wrong-tray', law: DEAL_IN_PLAY_LAW, message: `table ${c.table} scanned tray ${board} while ${playing} is in play at trick ${c.inPlay.trick}; no deal was started (finish the deal, or abandon it with abandon-deal, then scan again)` },
+      alert: { ...base, ...round, kind: 'wrong-tray', law: laws.inPlay, message: `table ${c.table} scanned tray ${board} while ${playing} is in play at trick ${c.inPlay.trick}; no deal was started (finish the deal, or abandon it with abandon-deal, then scan again)` },
       status: { status: 'deal-in-progress', board, ...round, message },
     };
   }
@@ -259,7 +268,7 @@ export function decideScan(c: ScanContext): ScanDecision {
     const message = `Tray ${board} is not this table's in round ${a.round}: this round's trays are ${list(a.trays)}. Do not play it; call the director.`;
     return {
       kind: 'alert',
-      alert: { ...base, round: a.round, kind: 'wrong-tray', law: WRONG_TRAY_LAW, expected: [...a.trays], message: `table ${c.table} scanned tray ${board} in round ${a.round}; its trays this round are ${list(a.trays)}; no deal was started` },
+      alert: { ...base, round: a.round, kind: 'wrong-tray', law: laws.wrong, expected: [...a.trays], message: `table ${c.table} scanned tray ${board} in round ${a.round}; its trays this round are ${list(a.trays)}; no deal was started` },
       status: { status: 'wrong-tray', board, round: a.round, expected: [...a.trays], message },
     };
   }
@@ -279,7 +288,7 @@ export function decideScan(c: ScanContext): ScanDecision {
     const expected = a ? { expected: [...a.trays] } : {};
     return {
       kind: 'alert',
-      alert: { ...base, ...round, kind: 'wrong-tray', law: WRONG_TRAY_LAW, ...expected, message: `table ${c.table} scanned tray ${board} again${a ? ` in round ${a.round}` : ' with no assignment'}, after dealing it in round ${prior.round}; no deal was started (def. (f): each deal is played only once by each player). Has the table's ${a ? 'next ' : ''}assignment been sent?` },
+      alert: { ...base, ...round, kind: 'wrong-tray', law: laws.wrong, ...expected, message: `table ${c.table} scanned tray ${board} again${a ? ` in round ${a.round}` : ' with no assignment'}, after dealing it in round ${prior.round}; no deal was started (${laws.wrong === WRONG_BOARD_LAW ? 'Law 15: a board is played once at each table' : 'def. (f): each deal is played only once by each player'}). Has the table's ${a ? 'next ' : ''}assignment been sent?` },
       status: { status: 'wrong-tray', board, ...round, ...expected, message },
     };
   }

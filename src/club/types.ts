@@ -167,7 +167,7 @@ export interface ClubAlert {
   /** fouled-tray: the tray doctor's moves that restore the record. */
   moves?: TrayMove[];
   /** fouled-tray: what the laws give at this table count. */
-  outcome?: { remedy: 'new-deal' | 'rectify-and-average' | 'rectify'; law: string; message: string };
+  outcome?: { remedy: 'new-deal' | 'rectify-and-average' | 'rectify' | 'score-in-groups'; law: string; message: string };
   seq?: number;
   at: string;
 }

@@ -287,3 +287,16 @@ describe('a bridge session at a table configured for another game (issue 17: bri
     expect(ev.variant).toBe('duplicate-whist');
   });
 });
+
+describe('the laws a wrong tray rests on follow the session\'s game', () => {
+  it('bridge: a board that is not the table\'s, or played already, is Law 15 (Wrong Board or Hand), not the whist definitions', () => {
+    const bridge = assignment([7, 8], { variant: 'bridge' });
+    const d = decideScan(ctx(9, { records: new Map(), assignment: bridge }));
+    expect(d.kind === 'alert' && d.alert.law).toBe('L15');
+    const again = decideScan(ctx(7, { records: new Map(), assignment: bridge, played: new Map([['2:7', 0]]) }));
+    expect(again.kind === 'alert' && again.alert.law).toBe('L15');
+    expect(again.kind === 'alert' && again.alert.message).toMatch(/Law 15: a board is played once at each table/);
+    const whist = decideScan(ctx(5, { records: new Map() }));
+    expect(whist.kind === 'alert' && whist.alert.law).toBe(WRONG_TRAY_LAW);
+  });
+});

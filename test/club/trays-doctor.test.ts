@@ -132,3 +132,17 @@ describe('fouledTrayOutcome (Laws of Duplicate Whist)', () => {
     expect(() => fouledTrayOutcome(2.5, 'overplay')).toThrow(/whole number/);
   });
 });
+
+describe('a fouled board in bridge (WBF Laws 2017)', () => {
+  it('Law 87: whatever the table count, the scores are divided into groups by the form played (87B), not averaged as in Dup. V.1', () => {
+    for (const tables of [2, 3, 7]) {
+      for (const when of ['original', 'overplay'] as const) {
+        const o = fouledTrayOutcome(tables, when, 'hands', 'bridge');
+        expect(o.remedy).toBe('score-in-groups');
+        expect(o.law).toBe('L87B');
+        expect(o.message).toMatch(/Law 87A.*Law 87B/);
+      }
+    }
+    expect(fouledTrayOutcome(7, 'overplay').law).toBe('Dup. V.1');
+  });
+});

@@ -25,6 +25,7 @@ import type {
 } from '../types.js';
 import { type DirectorConfig, readSchedule } from './config.js';
 import { type Decision, type DecisionResponse, checkDecision, decisionDigest, transactionKey } from './decisions.js';
+import { getVariant } from '../../laws/variants.js';
 import { HAND_SCORED_SEQ, handScoredTraveller, newPinSecret, tablePin, tableResultRefusal } from './hand-scored.js';
 import { type HandTableView, handTableView } from './hand-table.js';
 import { type Completion, type ScheduleIndex, TableFold, indexSchedule, travellerOf } from './fold.js';
@@ -280,6 +281,7 @@ export class DirectorService {
     const out: DirectorTraveller[] = [];
     const seen = new Set<string>();
     const byLaw = this.averagesByLaw();
+    const groups = this.groupsByLaw();
     const committed = [...this.results].flatMap(([key, r]) => {
       const u = this.uncommitted.get(key);
       return u ? (u.before ? [u.before] : []) : [r];
@@ -290,7 +292,7 @@ export class DirectorService {
       const key = `${t.board}:${r.table}`;
       const adj = this.adjustments.get(key) ?? (this.fouledBoards.has(t.board) ? undefined : byLaw.get(key));
       if (adj !== undefined) t.adjusted = adj;
-      const g = this.groupOf(t.board, r.table);
+      const g = this.groupOf(t.board, r.table) ?? (this.fouledBoards.has(t.board) ? undefined : groups.get(t.board)?.(r.table));
       if (g !== undefined) t.version = g;
       out.push(t);
       seen.add(key);
@@ -922,7 +924,7 @@ export class DirectorService {
       const differences = this.fns.handDifferences(existing.hands, mine.hands);
       if (differences.length === 0) return null;
       const moves = this.fns.trayDoctor(existing.hands, mine.hands);
-      const outcome = this.fns.fouledTrayOutcome(this.schedule.tables, original ? 'original' : 'overplay');
+      const outcome = this.fns.fouledTrayOutcome(this.schedule.tables, original ? 'original' : 'overplay', 'hands', getVariant(this.c.variant).trump === 'contract' ? 'bridge' : 'whist');
       const cards = differences.map((d) => `${d.card} (${d.table} here, ${d.record} in the record)`).join(', ');
       return {
         id: `fouled-tray:${ts.id}:${c.board}:${c.fromSeq}`,
@@ -1037,6 +1039,30 @@ export class DirectorService {
       // The average of no result is no score: until another table has played the tray (a dealing machine's record
       // can make the fouled play the first), the result stands as played and the alert asks for the director.
       if ((this.playedAt.get(a.board) ?? []).some((t) => t !== String(a.table))) out.set(`${a.board}:${a.table}`, 'average');
+    }
+    return out;
+  }
+
+  /**
+   * Bridge's fouled boards without a decision (Law 87B): per board, each table's group, 1 for the form of the record
+   * and one more for each other form found (tables whose hands differed alike played the same form).
+   */
+  private groupsByLaw(): Map<number, (table: string) => number> {
+    const forms = new Map<number, Map<string, string>>();
+    for (const a of this.alerts) {
+      if (a.kind !== 'fouled-tray' || a.outcome?.remedy !== 'score-in-groups' || a.board === undefined || a.table === undefined) continue;
+      const form = (a.differences ?? []).map((d) => `${d.card}:${d.table}`).sort().join(' ');
+      const m = forms.get(a.board) ?? new Map<string, string>();
+      m.set(String(a.table), form);
+      forms.set(a.board, m);
+    }
+    const out = new Map<number, (table: string) => number>();
+    for (const [board, byTable] of forms) {
+      const order = [...new Set(byTable.values())].sort();
+      out.set(board, (table) => {
+        const f = byTable.get(table);
+        return f === undefined ? 1 : order.indexOf(f) + 2;
+      });
     }
     return out;
   }

@@ -27,6 +27,10 @@ export interface ResultLine {
   marks?: Traveller['marks'];
   made?: Traveller['made'];
   wonBeforeRevoke?: Traveller['wonBeforeRevoke'];
+  /** The form of a fouled board the result was played in (Law 87B), where the board was fouled. */
+  version?: string | number;
+  /** Entered by hand at a table without readers. */
+  handScored?: true;
 }
 
 /** True when the session is bridge (contracts), false for whist (tricks only). */
@@ -75,6 +79,9 @@ export function resultLines(s: SessionExport): ResultLine[] {
     if (t.marks !== undefined) line.marks = t.marks;
     if (t.made !== undefined) line.made = t.made;
     if (t.wonBeforeRevoke !== undefined) line.wonBeforeRevoke = t.wonBeforeRevoke;
+    const version = (t as { version?: string | number }).version;
+    if (version !== undefined) line.version = version;
+    if (t.handScored) line.handScored = true;
     return line;
   });
   const num = (v: string | undefined) => (v === undefined ? Infinity : Number.isFinite(Number(v)) ? Number(v) : Infinity);

@@ -105,6 +105,12 @@ function scoreColumns(s: SessionExport): Column[] {
       { name: 'WonBeforeRevoke_EW', align: 'R', cell: (l) => won(l, 'EW') },
     );
   }
+  // Our extensions: the form of a fouled board each result was played in (Law 87B), read back by `tenace score`; and
+  // which results were entered by hand (their cards not verified).
+  if (s.travellers.some((t) => (t as { version?: unknown }).version !== undefined)) {
+    cols.push({ name: 'Version', align: 'R', cell: (l) => (l.version === undefined ? '-' : pbnElement(String(l.version))) });
+  }
+  if (s.travellers.some((t) => t.handScored)) cols.push({ name: 'HandScored', align: 'L', cell: (l) => (l.handScored ? 'yes' : '-') });
   if (s.travellers.some((t) => t.adjusted !== undefined)) {
     cols.push(
       { name: 'Percentage_NS', align: 'R', cell: (l) => adjustedPercent(l, 'NS') },

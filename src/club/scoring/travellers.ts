@@ -18,7 +18,7 @@ export interface TravellersRead {
   errors: { line: number; message: string }[];
 }
 
-const FIELDS = ['board', 'ns', 'ew', 'table', 'round', 'tricks', 'contract', 'marks', 'players', 'adjusted', 'made', 'wonBeforeRevoke'];
+const FIELDS = ['board', 'ns', 'ew', 'table', 'round', 'tricks', 'contract', 'marks', 'players', 'adjusted', 'made', 'wonBeforeRevoke', 'version', 'handScored', 'lead'];
 const EXAMPLE = '{"board":1,"ns":"1NS","ew":"1EW","tricks":{"NS":7,"EW":6}}';
 
 /** Read travellers from NDJSON or PBN text, told apart by the content. */
@@ -194,6 +194,9 @@ export function readPbnTravellers(text: string): TravellersRead {
       const r: Record<string, unknown> = { board: rec.board, ns: cell('PairId_NS'), ew: cell('PairId_EW') };
       if (cell('Table') !== undefined) r.table = num(cell('Table'));
       if (cell('Round') !== undefined) r.round = num(cell('Round'));
+      // The club export's Version column (Law 87B's groups of a fouled board) and HandScored (our extensions).
+      if (cell('Version') !== undefined) r.version = cell('Version');
+      if (cell('HandScored') === 'yes') r.handScored = true;
       const adjusted = cell('Adjusted');
       if (adjusted !== undefined) {
         const a = adjustedFrom(adjusted);

@@ -1,5 +1,6 @@
-// What the Laws of Duplicate Whist (Foster 1914) give for a fouled tray, by the number of tables engaged:
-// Law III.2 (a new deal), IV.8-10 (a wrong trump card or trump slip) and V.1 (irregularities in the hand).
+// What the laws give for a fouled tray. Duplicate whist (Foster 1914), by the number of tables engaged: Law III.2 (a
+// new deal), IV.8-10 (a wrong trump card or trump slip) and V.1 (irregularities in the hand). Bridge (WBF Laws 2017):
+// Law 87, a fouled board, whatever the table count: its scores are divided into groups by the form played.
 import type { ClubAlert } from '../types.js';
 
 /** The remedy, the law it rests on, and a sentence quoting it. */
@@ -25,8 +26,16 @@ function checkTables(tables: number): void {
  * play the deal is void (Dup. III.2: "there must be a new deal"); on the overplay, with fewer than three tables there
  * is a new deal, with more than two the hands are rectified and passed on while this table takes the average (V.1).
  */
-export function fouledTrayOutcome(tables: number, when: 'original' | 'overplay', fault: TrayFault = 'hands'): TrayOutcome {
+export function fouledTrayOutcome(tables: number, when: 'original' | 'overplay', fault: TrayFault = 'hands', game: 'whist' | 'bridge' = 'whist'): TrayOutcome {
   checkTables(tables);
+  if (game === 'bridge') {
+    // Law 87A: a card displaced in the board fouls it; 87B: the Director divides the scores into groups by the form in
+    // which the board was played, and rates each group separately. The board is put right before it moves on.
+    return {
+      remedy: 'score-in-groups', law: 'L87B',
+      message: 'a card was displaced in the board, so the board is fouled (Law 87A): put the cards back in their pockets before the board moves on; the scores are divided into groups by the form in which the board was played, each group rated separately (Law 87B)',
+    };
+  }
   const few = tables < 3;
   switch (fault) {
     case 'trump-card-corrected':
