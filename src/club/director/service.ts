@@ -26,6 +26,7 @@ import type {
 import { type DirectorConfig, readSchedule } from './config.js';
 import { type Decision, type DecisionResponse, checkDecision, decisionDigest, transactionKey } from './decisions.js';
 import { getVariant } from '../../laws/variants.js';
+import { publicResults } from './public-results.js';
 import { HAND_SCORED_SEQ, handScoredTraveller, newPinSecret, tablePin, tableResultRefusal } from './hand-scored.js';
 import { type HandTableView, handTableView } from './hand-table.js';
 import { type Completion, type ScheduleIndex, TableFold, indexSchedule, travellerOf } from './fold.js';
@@ -1379,6 +1380,7 @@ export class DirectorService {
       this.web = await startDirectorWeb({
         host: this.c.http.host, port: this.c.http.port, snapshot: () => this.snapshot(), subscribe: (fn) => this.subscribe(fn),
         exports: sessionExports(() => this.sessionExport()),
+        publicResults: () => publicResults(this.snapshot()),
         ...(this.handScored.size > 0 ? { hand: { pins: () => this.tablePins(), view: (t: string) => this.handTable(t), decide: (cmd: string, p: string) => this.decide(cmd, p) } } : {}),
       });
       this.log.info({ url: this.web.url }, 'director page');

@@ -9,6 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { WebPortError } from '../../web/server.js';
 import type { DirectorSnapshot } from '../types.js';
 import { type HandScoringApi, handScoringRoutes } from './hand-web.js';
+import type { PublicResults } from './public-results.js';
+import { RESULTS_CSS, renderResultsHtml } from './results-html.js';
+import { tarFolder } from '../exports/tar.js';
 
 /** web/director/ beside src/ (and beside dist/ once built): the same three levels up from this file. */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'web', 'director');
@@ -42,6 +45,8 @@ export interface DirectorWebOptions {
   allowedHosts?: string[];
   /** The hand-scored tables' terminal (/hand/), when the session has such tables. */
   hand?: HandScoringApi;
+  /** The public results (/results/, /results.json, /export/results.tar): no login, nothing of an unreleased tray. */
+  publicResults?: () => PublicResults;
 }
 
 export interface DirectorWeb { url: string; server: Server; close(): Promise<void> }
@@ -91,6 +96,9 @@ async function serve(req: IncomingMessage, res: ServerResponse, opts: DirectorWe
     return send(res, 403, 'text/plain; charset=utf-8', `director page: the host name ${JSON.stringify(host.slice(0, 80))} is not allowed; open the page by its IP address, or add the name to allowedHosts`);
   }
   const path = new URL(req.url ?? '/', 'http://x').pathname;
+  if (opts.publicResults && (path === '/results' || path.startsWith('/results/') || path === '/results.json' || path === '/export/results.tar')) {
+    return publicRoute(res, path, opts.publicResults());
+  }
   if (path === '/snapshot.json') return send(res, 200, 'application/json', JSON.stringify(opts.snapshot()));
   if (path === '/info.json') return send(res, 200, 'application/json', JSON.stringify({ exports: opts.exports !== undefined }));
   if (path === '/events') return events(req, res, opts, streams);
@@ -116,6 +124,20 @@ async function serve(req: IncomingMessage, res: ServerResponse, opts: DirectorWe
     return send(res, 404, 'text/plain; charset=utf-8', 'not found');
   }
   send(res, 200, TYPES[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream', body);
+}
+
+/** The public results: the live page, its stylesheet, the JSON behind it, and the static folder as a tar file. */
+function publicRoute(res: ServerResponse, path: string, r: PublicResults): void {
+  if (path === '/results') return send(res, 301, 'text/plain; charset=utf-8', 'moved', { location: '/results/' });
+  if (path === '/results/') return send(res, 200, 'text/html; charset=utf-8', renderResultsHtml(r, { live: true }));
+  if (path === '/results/style.css') return send(res, 200, 'text/css; charset=utf-8', RESULTS_CSS);
+  if (path === '/results.json') return send(res, 200, 'application/json', JSON.stringify(r));
+  if (path === '/export/results.tar') {
+    const dir = `${r.session}-results`.replace(/[^\w.-]+/g, '_');
+    const body = tarFolder(dir, new Map([['index.html', renderResultsHtml(r, { live: false })], ['style.css', RESULTS_CSS]]));
+    return send(res, 200, 'application/x-tar', body, { 'content-disposition': `attachment; filename="${dir}.tar"` });
+  }
+  send(res, 404, 'text/plain; charset=utf-8', 'not found');
 }
 
 /** The name in a Host header, without its port and brackets, lower case. */
