@@ -10,10 +10,11 @@ import { type TableEvent, validateTableEvent } from '../formats/table-log.js';
 import { Journal, DeliveryMark as JournalMark, type UnstampedEvent } from '../journal/index.js';
 import { Table } from '../laws/engine.js';
 import { type ScoreOptions, rulesFor } from '../laws/score/index.js';
-import type { Seat } from '../cards/seat.js';
+import { type Seat, seatIndex } from '../cards/seat.js';
 import { Feed, CommandRejected, type ClubInbound, type FeedLogger } from '../feed/mqtt-feed.js';
 import { isDealOver } from '../feed/projection.js';
 import { ClubMemory, decideScan, type ScanDecision } from '../club/table-side.js';
+import type { ClubAlert } from '../club/types.js';
 import { type FeedCommand, TransactionIndex, commandTx } from '../feed/commands.js';
 import { type BindingInterface, MultiBridge, presenceFromEvents, resumePoints, type SeatEvent } from '../hardware/bridge-driver.js';
 import { SeatMap } from '../hardware/seat-map.js';
@@ -300,8 +301,30 @@ export class Controller {
       const err = probe.remedy(ev);
       if (err) throw new CommandRejected(`remedy: ${err}`);
     }
+    if (ev.type === 'claim-accepted' || ev.type === 'claim-disputed') {
+      const why = this.table.claimAnswerProblem(ev.seat);
+      if (why) throw new CommandRejected(`seat: ${why}`);
+    }
+    if (ev.type === 'result-accepted') {
+      const why = resultAcceptProblem(this.table, ev.seat);
+      if (why) throw new CommandRejected(why);
+    }
     const stamped = await this.ingest(ev);
+    if (stamped.type === 'director-call') this.callDirector(stamped);
     return { seq: stamped.seq };
+  }
+
+  /** A player called the director: an alert on the table's `director` topic, right after the journaled call. */
+  private callDirector(ev: TableEvent & { type: 'director-call' }): void {
+    const r = this.table.result();
+    const alert: ClubAlert = {
+      schema: 1, type: 'tenace.alert', kind: 'director-call', session: this.club?.session ?? this.journal.session,
+      table: this.opts.config.table.id, ...(r?.board !== undefined ? { board: r.board } : {}),
+      ...(this.club?.assignment ? { round: this.club.assignment.round } : {}),
+      message: `Table ${this.opts.config.table.id} calls the director${ev.seat ? ` (${ev.seat})` : ''}: ${ev.reason}`, seq: ev.seq, at: ev.at ?? new Date().toISOString(),
+    };
+    this.log.warn({ seq: ev.seq, reason: ev.reason }, alert.message);
+    this.feed?.publishClubAlert(alert, ev.seq);
   }
 
   private hardwareExtensions(restored: readonly TableEvent[]): Extension[] {
@@ -361,11 +384,31 @@ export function commandEvent(cmd: FeedCommand): UnstampedEvent {
     case 'remedy': return { type: 'remedy', ...cmd.params, tx };
     case 'claim': return { type: 'claim', seat: cmd.params.seat, tricks: cmd.params.tricks, tx };
     case 'undo-misread': return { type: 'undo', target: cmd.params.seq, tx };
+    case 'answer-claim': {
+      const { seat, accept, reason } = cmd.params;
+      return { type: accept ? 'claim-accepted' : 'claim-disputed', seat, ...(reason ? { reason } : {}), tx };
+    }
+    case 'accept-result': return { type: 'result-accepted', seat: cmd.params.seat, ...(cmd.params.board !== undefined ? { board: cmd.params.board } : {}), tx };
+    case 'call-director': return { type: 'director-call', reason: cmd.params.reason, ...(cmd.params.seat ? { seat: cmd.params.seat } : {}), tx };
     case 'honours': {
       const { seat, count, cards } = cmd.params;
       return { type: 'honours', seat, ...(count !== undefined ? { count } : {}), ...(cards ? { cards: [...cards] } : {}), tx };
     }
   }
+}
+
+/**
+ * Why `seat` cannot accept the result now, or null: the play must be over (every trick played, or a claim accepted),
+ * and in bridge the acceptance is the defenders' (as on a Bridgemate: the opponents of declarer confirm).
+ */
+export function resultAcceptProblem(table: Table, seat: Seat): string | null {
+  const r = table.result();
+  if (!r) return 'seat: no deal has been played at this table yet; accept the result once play has ended';
+  const over = r.tricksWon.NS + r.tricksWon.EW === 13 && (!r.claim || r.claim.accepted);
+  if (!over) return 'seat: the play of this deal has not ended (or a claim is not yet accepted); accept the result once it has';
+  const declarer = table.declarer();
+  if (declarer && (seatIndex(declarer) & 1) === (seatIndex(seat) & 1)) return `seat: ${seat} is of declarer's side; the result is accepted by a defender`;
+  return null;
 }
 
 /**
