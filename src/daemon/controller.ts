@@ -21,6 +21,8 @@ import { SeatMap } from '../hardware/seat-map.js';
 import { loadDecks } from '../hardware/deck.js';
 import type { ScanErrorEvent } from '../hardware/tray-code.js';
 import type { WebView } from '../web/server.js';
+import { makePin } from '../web/terminal-api.js';
+import { type TerminalView, terminalView } from '../web/terminal-state.js';
 import type { EmbeddedBroker } from '../broker/embedded.js';
 import { startWatchdog, type Watchdog } from './watchdog.js';
 
@@ -71,6 +73,8 @@ export class Controller {
   feed: Feed | null = null;
   broker: EmbeddedBroker | null = null;
   web: WebView | null = null;
+  /** The table terminal's PIN this run: `terminal.pin`, or four digits made at start (logged with the terminal's URL). */
+  readonly terminalPin: string;
   private readonly opts: ControllerOptions;
   private readonly log: Logger;
   private readonly extensions: Extension[] = [];
@@ -86,6 +90,7 @@ export class Controller {
     this.table = new Table({ variant: opts.config.variant });
     const c = opts.config;
     this.club = c.session ? new ClubMemory(c.session, c.table.id) : null;
+    this.terminalPin = c.terminal?.pin ?? makePin();
   }
 
   /** True when scans are decided by the club layer: a session, and `club.trays` not false. */
@@ -226,6 +231,11 @@ export class Controller {
   private onClubMessage(m: ClubInbound): void {
     const club = this.club;
     if (!club) return;
+    if (m.kind === 'schedule') {
+      const problem = club.takeSchedule(m.payload);
+      if (problem) this.log.warn({ topic: m.topic, field: problem.field, malformed: club.malformed }, `club message ignored: ${problem.error}`);
+      return;
+    }
     if (m.kind === 'released') {
       const r = club.takeReleased(m.payload);
       if ('field' in r) this.log.warn({ topic: m.topic, field: r.field, malformed: club.malformed }, `club message ignored: ${r.error}`);
@@ -310,21 +320,33 @@ export class Controller {
       if (why) throw new CommandRejected(why);
     }
     const stamped = await this.ingest(ev);
-    if (stamped.type === 'director-call') this.callDirector(stamped);
+    if (stamped.type === 'director-call') this.callDirector(stamped.reason, stamped);
+    // L68D: a disputed claim stops play and the director is called.
+    if (stamped.type === 'claim-disputed') this.callDirector(`claim disputed by ${stamped.seat}${stamped.reason ? `: ${stamped.reason}` : ''} (L68D, Am. 27)`, stamped);
     return { seq: stamped.seq };
   }
 
   /** A player called the director: an alert on the table's `director` topic, right after the journaled call. */
-  private callDirector(ev: TableEvent & { type: 'director-call' }): void {
+  private callDirector(reason: string, ev: TableEvent & { seat?: Seat }): void {
     const r = this.table.result();
     const alert: ClubAlert = {
       schema: 1, type: 'tenace.alert', kind: 'director-call', session: this.club?.session ?? this.journal.session,
       table: this.opts.config.table.id, ...(r?.board !== undefined ? { board: r.board } : {}),
       ...(this.club?.assignment ? { round: this.club.assignment.round } : {}),
-      message: `Table ${this.opts.config.table.id} calls the director${ev.seat ? ` (${ev.seat})` : ''}: ${ev.reason}`, seq: ev.seq, at: ev.at ?? new Date().toISOString(),
+      message: `Table ${this.opts.config.table.id} calls the director${ev.seat ? ` (${ev.seat})` : ''}: ${reason}`, seq: ev.seq, at: ev.at ?? new Date().toISOString(),
     };
-    this.log.warn({ seq: ev.seq, reason: ev.reason }, alert.message);
+    this.log.warn({ seq: ev.seq, reason }, alert.message);
     this.feed?.publishClubAlert(alert, ev.seq);
+  }
+
+  /** What the table terminal shows now (src/web/terminal-state.ts). */
+  terminalView(): TerminalView {
+    const c = this.opts.config;
+    const deal = this.lastDealSeq === null ? [] : this.journal.events(this.lastDealSeq - 1);
+    return terminalView({
+      table: c.table.id, variant: c.variant, engine: this.table, events: deal,
+      assignment: this.club?.assignment ?? null, schedule: this.club?.schedule ?? null, released: this.club?.released ?? [],
+    });
   }
 
   private hardwareExtensions(restored: readonly TableEvent[]): Extension[] {
@@ -365,9 +387,15 @@ export class Controller {
       start: async () => {
         const wsUrl = this.broker ? '/mqtt' : c.mqtt.url.replace(/^mqtts?:\/\/([^:/]+).*$/, 'ws://$1:9001');
         const { startWebView } = await import('../web/server.js');
-        this.web = await startWebView({ port: c.http.port, host: c.http.host, club: c.club.id, table: c.table.id, base: c.mqtt.baseTopic, wsUrl });
+        const { TerminalApi } = await import('../web/terminal-api.js');
+        const terminal = new TerminalApi({
+          pin: this.terminalPin, tries: c.terminal?.tries ?? 5, view: () => this.terminalView(),
+          submit: (cmd, body) => this.feed?.submit(cmd, body) ?? null,
+        });
+        this.web = await startWebView({ port: c.http.port, host: c.http.host, club: c.club.id, table: c.table.id, base: c.mqtt.baseTopic, wsUrl, terminal });
         if (this.broker) this.broker.attachWebSocket(this.web.server, '/mqtt');
         this.log.info({ url: this.web.url }, 'table view');
+        this.log.info({ url: `${this.web.url}terminal/`, pin: this.terminalPin }, 'table terminal: the players open it and enter this PIN');
       },
       stop: async () => { await this.web?.close(); },
     };

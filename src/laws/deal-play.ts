@@ -8,7 +8,7 @@ import { type Seat, SEATS, leftOf, partnerOf, seatIndex } from '../cards/seat.js
 import type { DealEvent, RemedyEvent } from '../formats/table-log.js';
 import type { DealResult, Finding, FindingKind, TrickRecord, VariantDescriptor } from './types.js';
 import type { Establishment, LawCode, PendingPenalty, RevokeRecord, RuleContext, Ruling } from './code.js';
-import { parseContract } from '../cards/contract.js';
+import { formatContract, parseContract } from '../cards/contract.js';
 import { winningIndex } from '../cards/trick.js';
 
 
@@ -63,6 +63,8 @@ export class DealPlay {
   private readonly nextOf: number[];
   readonly dummies: Set<number>;
   declarer = -1;
+  /** Bridge: the contract in play (canonical text, e.g. "4HSX"), once known. */
+  contract: string | null = null;
   readonly ctx: RuleContext;
   /** Remaining hands when the tray record is known; null when unknown. */
   readonly hands: Hand[] | null;
@@ -185,6 +187,7 @@ export class DealPlay {
       return;
     }
     this.declarer = this.ctx.declarer = c.value.declarer;
+    this.contract = formatContract(c.value);
     this.trump = c.value.strain;
     this.dummies.clear();
     this.dummies.add(partnerOf(this.declarer));

@@ -222,6 +222,11 @@ export class Table {
     return this.current ? this.current.claimAnswerProblem(seatIndex(seat)) : 'there is no deal in progress, so no claim to answer';
   }
 
+  /** Bridge: the contract of the deal in progress (e.g. "4HSX"), once known; null otherwise. */
+  contract(): string | null {
+    return this.current?.contract ?? null;
+  }
+
   /** Bridge: the declarer of the deal in progress, once the contract is known; null otherwise. */
   declarer(): Seat | null {
     const d = this.current?.declarer ?? -1;
