@@ -4,6 +4,7 @@
 const SEAT = { N: 'North', E: 'East', S: 'South', W: 'West' };
 const ORDER = ['N', 'E', 'S', 'W'];
 const SUIT = { S: '♠', H: '♥', D: '♦', C: '♣' };
+const VULNERABLE = { None: 'Nobody vulnerable', Love: 'Nobody vulnerable', '-': 'Nobody vulnerable', NS: 'N-S vulnerable', EW: 'E-W vulnerable', All: 'All vulnerable', Both: 'All vulnerable' };
 const REASONS = ['A revoke (a card not following suit)', 'A lead or play out of turn', 'A card shown by mistake', 'The cards or the tray are wrong', 'A question about a claim', 'Something else'];
 
 const $ = (id) => document.getElementById(id);
@@ -228,7 +229,7 @@ function render() {
   $('facts').innerHTML = !authorised || !view ? '' : [
     d?.board != null ? `Board ${d.board}` : '',
     d?.contract ? contractText(d.contract) : '',
-    d?.vulnerable && view.bridge ? `Vul: ${esc(d.vulnerable)}` : '',
+    d?.vulnerable && view.bridge ? VULNERABLE[d.vulnerable] ?? '' : '',
   ].filter(Boolean).join(' · ');
   $('title').textContent = view ? `Table ${view.table}` : 'Table terminal';
   $('always').hidden = !authorised || flow?.kind === 'pin';
