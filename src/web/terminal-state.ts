@@ -70,7 +70,7 @@ export interface TerminalResult {
   /** Bridge: the duplicate score from N-S's side, and a sentence ("4♥ by South, made with an overtrick: N-S +450"). */
   score: number | null;
   summary: string;
-  /** Who must accept it: the defenders in bridge, either side in whist. */
+  /** Who is asked to accept it: the defenders in bridge, E-W in whist (the daemon takes any seat in whist). */
   acceptBy: Seat[];
   acceptedBy: Seat | null;
 }
@@ -98,7 +98,8 @@ export function contractWords(text: string): string {
 
 /** Build the terminal's view. */
 export function terminalView(i: TerminalInputs): TerminalView {
-  const bridge = getVariant(i.variant).trump === 'contract';
+  const deal = i.events[0];
+  const bridge = getVariant((deal?.type === 'deal' ? deal.variant : undefined) ?? i.variant).trump === 'contract';
   return { table: i.table, variant: i.variant, bridge, round: roundOf(i.assignment), deal: dealOf(i), nextRound: nextRoundOf(i) };
 }
 
@@ -170,7 +171,8 @@ function resultOf(i: TerminalInputs, bridge: boolean, board: number | null, cont
     : `${Math.abs(moved)} trick${Math.abs(moved) === 1 ? '' : 's'} transferred to ${moved > 0 ? 'North-South' : 'East-West'} for the revoke`;
   const accepted = i.events.find((e) => e.type === 'result-accepted') as { seat: Seat } | undefined;
   const declarer = i.engine.declarer();
-  const acceptBy: Seat[] = declarer ? ORDER.filter((s) => (ORDER.indexOf(s) & 1) !== (ORDER.indexOf(declarer) & 1)) : [...ORDER];
+  // Bridge: the defenders confirm. Whist has no declarer: E-W confirm what N-S entered, as on a Bridgemate.
+  const acceptBy: Seat[] = declarer ? ORDER.filter((s) => (ORDER.indexOf(s) & 1) !== (ORDER.indexOf(declarer) & 1)) : ['E', 'W'];
   let score: number | null = null;
   let summary = `North-South ${r.scored.NS} tricks, East-West ${r.scored.EW}`;
   const c = contract ? parseContract(contract) : null;

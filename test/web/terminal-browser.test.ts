@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it, onTestFailed } from 'vitest';
 import type { TableEvent } from '../../src/formats/table-log.js';
+import { sessionTopics, tableTopics } from '../../src/feed/topics.js';
+import { client } from '../feed/broker.js';
 import { game } from '../laws/helpers.js';
 import { SCREENSHOTS, saveScreenshot, simulate, useChromium } from './helpers.js';
 
@@ -166,4 +168,57 @@ describe('the table terminal in Chromium', () => {
     ]);
     expect(run.sim.controller.journal.events().some((e) => e.type === 'claim' || e.type === 'contract')).toBe(false);
   }, 60_000);
+
+  it('a club round: the pairs and names from the director\'s assignment to confirm, and after the last tray where everyone goes', async () => {
+    const run = await simulate({ events: [], speed: 'max', session: 's1', extraConfig: [`terminal: { pin: "${PIN}" }`] });
+    chromium.closeAfter(() => run.close());
+    onTestFailed(() => console.error(`daemon log:\n${run.lines.join('\n')}`));
+    await run.sim.done;
+    // What the director publishes: the round's assignment (with the players' names) and the session's schedule.
+    const director = await client(run.sim.controller.broker!.url, { protocolVersion: 4 });
+    const assignment = {
+      schema: 1, type: 'tenace.assignment', session: 's1', movement: 'mitchell', round: 1, table: '1', ns: '1NS', ew: '1EW',
+      trays: [1, 2], tables: 3, variant: 'duplicate-whist', at: new Date().toISOString(), names: { N: 'Ann Lee', S: 'Bob Lee', E: 'Cy Fox', W: 'Di Fox' },
+    };
+    const schedule = {
+      movement: 'mitchell', tables: 3, kind: 'pairs', boardsPerRound: 2, trays: 6, participants: [],
+      rounds: [
+        { round: 1, tables: [{ table: 1, ns: '1NS', ew: '1EW', trays: [1, 2] }, { table: 2, ns: '2NS', ew: '2EW', trays: [3, 4] }, { table: 3, ns: '3NS', ew: '3EW', trays: [5, 6] }] },
+        { round: 2, tables: [{ table: 1, ns: '1NS', ew: '3EW', trays: [3, 4] }, { table: 2, ns: '2NS', ew: '1EW', trays: [5, 6] }, { table: 3, ns: '3NS', ew: '2EW', trays: [1, 2] }] },
+      ],
+    };
+    await director.publishAsync(tableTopics('demo', '1').assignment, JSON.stringify(assignment), { qos: 1, retain: true });
+    await director.publishAsync(sessionTopics('demo', 's1').schedule, JSON.stringify(schedule), { qos: 1, retain: true });
+    await director.endAsync();
+
+    const url = `${run.sim.url!}terminal/`;
+    const pages = { phone: await chromium.open(url, PHONE), pi: await chromium.open(url, PI) };
+    for (const p of [pages.phone, pages.pi]) {
+      await until(p, 'the PIN screen', `document.querySelector('main h2')?.textContent === "Enter this table's PIN"`);
+      await enterPin(p, PIN);
+      await until(p, 'the round screen', `document.querySelector('main h2')?.textContent === 'Round 1 at table 1'`);
+    }
+    expect(await pages.phone.locator('main').innerText()).toMatch(/N-S: pair 1NS\s*North: Ann Lee, South: Bob Lee\s*E-W: pair 1EW\s*East: Cy Fox, West: Di Fox\s*Trays this round: 1, 2/);
+    await shot(pages, 'round');
+    for (const p of [pages.phone, pages.pi]) {
+      await tap(p, 'Yes, we are these pairs');
+      await until(p, 'the waiting screen', `document.querySelector('main h2')?.textContent === 'Scan the tray to begin'`);
+    }
+
+    // The last tray of the round, claimed in full and accepted: the result says where everyone goes next.
+    await run.sim.playEvents([{ type: 'deal', board: 2, variant: 'duplicate-whist', dealer: 'W' }, ...game({ variant: 'duplicate-whist', board: 2 }).turn('H5').trick('N: S2 SA S3 SK').log().slice(1, 3)]);
+    await until(pages.phone, 'the play', `document.querySelector('main h2')?.textContent?.startsWith('Trick 1:')`);
+    await tap(pages.phone, 'Claim or concede tricks');
+    await tap(pages.phone, 'North');
+    await tap(pages.phone, '13');
+    await tap(pages.phone, 'Yes, make the claim');
+    await until(pages.pi, 'the claim', `document.querySelector('main h2')?.textContent === 'North claims 13 of the 13 tricks left'`);
+    await tap(pages.pi, 'Accept');
+    await until(pages.pi, 'the result', `document.querySelector('main h2')?.textContent === 'Board 2: result'`);
+    await tap(pages.pi, 'Yes, accept the result');
+    for (const p of [pages.phone, pages.pi]) await until(p, 'the next round', `document.querySelector('main .big:last-of-type')?.textContent?.startsWith('Next round')`);
+    expect(await pages.phone.locator('main .big').last().innerText()).toBe('Next round (2): N-S stay, E-W to table 2, trays to table 3');
+    expect(await pages.phone.locator('main .note').innerText()).toMatch(/^Accepted by East\./);
+    await shot(pages, 'next-round');
+  }, 90_000);
 });

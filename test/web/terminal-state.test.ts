@@ -45,7 +45,7 @@ describe('the terminal view', () => {
     ]);
     const v = terminalView({ table: '1', variant: 'duplicate-whist', ...f, assignment, schedule, released: [1] });
     expect(v.nextRound).toBe('Next round (2): N-S stay, E-W to table 2, trays to table 3');
-    expect(v.deal?.result).toMatchObject({ tricks: { NS: 13, EW: 0 }, score: null, summary: 'North-South 13 tricks, East-West 0', acceptBy: ['N', 'E', 'S', 'W'], acceptedBy: null });
+    expect(v.deal?.result).toMatchObject({ tricks: { NS: 13, EW: 0 }, score: null, summary: 'North-South 13 tricks, East-West 0', acceptBy: ['E', 'W'], acceptedBy: null });
     expect(v.deal?.traveller).toBe('The traveller of board 2 is not shown yet: other tables have still to play it.');
     const released = terminalView({ table: '1', variant: 'duplicate-whist', ...f, assignment, schedule, released: [1, 2] });
     expect(released.deal?.traveller).toMatch(/^Board 2 has been played at every table/);
