@@ -132,6 +132,9 @@ export async function runSession(opts: RunOptions): Promise<SessionOutcome> {
       stack.push(() => handle.sim.stop());
     }
     say(`${tables.size} tables, ${plan.trays.size} trays, ${plan.schedule.rounds.length} rounds of ${plan.schedule.movement}`);
+    // One table's terminal, as its players would open it (every table serves one; the daemon logs each URL and PIN).
+    const [firstNo, first] = [...tables][0] ?? [];
+    if (first?.sim.url) say(`table ${firstNo}'s terminal at ${first.sim.url}terminal/ (PIN ${first.sim.controller.terminalPin})`);
 
     const barrier = new SlotBarrier(plan);
     const check = newCheck(plan);
