@@ -306,6 +306,8 @@ export class ClubMemory {
   readonly records = new Map<number, TrayRecord>();
   assignment: RoundAssignment | null = null;
   released: number[] = [];
+  /** The players' names entered at the table, by round (journaled `players` events). */
+  readonly names = new Map<number, Partial<Record<Seat, string>>>();
   /** The session's schedule (retained `club/<session>/schedule`), for the terminal's "next round" line. */
   schedule: Schedule | null = null;
   /** The trays dealt at this table in a round and not abandoned (decideScan's `played`), from the journal. */
@@ -367,8 +369,10 @@ export class ClubMemory {
   }
 
   /** Follow the journal: a deal started in a round is played there; an abandoned one is not. */
-  noteEvent(ev: { type: string; board?: number; round?: number; trayRev?: number }): void {
-    if (ev.type === 'deal') {
+  noteEvent(ev: { type: string; board?: number; round?: number; trayRev?: number; names?: Partial<Record<Seat, string>> }): void {
+    if (ev.type === 'players' && ev.round !== undefined && ev.names) {
+      this.names.set(ev.round, { ...this.names.get(ev.round), ...ev.names });
+    } else if (ev.type === 'deal') {
       this.lastDeal = ev.round !== undefined && ev.board !== undefined ? playedKey(ev.round, ev.board) : null;
       if (this.lastDeal) this.played.set(this.lastDeal, ev.trayRev ?? 0);
     } else if (ev.type === 'abandon' && this.lastDeal) {

@@ -346,6 +346,7 @@ export class Controller {
     return terminalView({
       table: c.table.id, variant: c.variant, engine: this.table, events: deal,
       assignment: this.club?.assignment ?? null, schedule: this.club?.schedule ?? null, released: this.club?.released ?? [],
+      entered: this.club?.assignment ? this.club.names.get(this.club.assignment.round) : undefined,
     });
   }
 
@@ -417,6 +418,11 @@ export function commandEvent(cmd: FeedCommand): UnstampedEvent {
       return { type: accept ? 'claim-accepted' : 'claim-disputed', seat, ...(reason ? { reason } : {}), tx };
     }
     case 'accept-result': return { type: 'result-accepted', seat: cmd.params.seat, ...(cmd.params.board !== undefined ? { board: cmd.params.board } : {}), tx };
+    case 'set-players': {
+      // Trimmed; an empty name is kept as "" so that it clears a wrong one.
+      const names = Object.fromEntries(Object.entries(cmd.params.names).map(([k, v]) => [k, (v ?? '').trim()]));
+      return { type: 'players', round: cmd.params.round, names, tx };
+    }
     case 'call-director': return { type: 'director-call', reason: cmd.params.reason, ...(cmd.params.seat ? { seat: cmd.params.seat } : {}), tx };
     case 'honours': {
       const { seat, count, cards } = cmd.params;

@@ -35,6 +35,9 @@ export interface AcceptResultParams { seat: Seat; board?: number }
 /** The director is called to the table, with the reason a player picked. */
 export interface CallDirectorParams { reason: string; seat?: Seat }
 
+/** The players' names for a round, entered at the table (each 1-60 characters; an empty one clears it). */
+export interface SetPlayersParams { round: number; names: Partial<Record<Seat, string>> }
+
 /** A validated command, ready for the handler. */
 export type FeedCommand =
   | { name: 'start-deal'; transaction: Transaction; params: StartDealParams }
@@ -46,7 +49,8 @@ export type FeedCommand =
   | { name: 'honours'; transaction: Transaction; params: HonoursParams }
   | { name: 'answer-claim'; transaction: Transaction; params: AnswerClaimParams }
   | { name: 'accept-result'; transaction: Transaction; params: AcceptResultParams }
-  | { name: 'call-director'; transaction: Transaction; params: CallDirectorParams };
+  | { name: 'call-director'; transaction: Transaction; params: CallDirectorParams }
+  | { name: 'set-players'; transaction: Transaction; params: SetPlayersParams };
 
 export type CommandCheck =
   | { ok: true; command: FeedCommand }
@@ -82,6 +86,9 @@ const FIX: Record<string, string> = {
   reason: 'give a short text of at most 200 characters',
   points: 'use "add" (three points added to the adversaries\' score) or "deduct" (three taken from the revoking side\'s), with "remedy": "points"',
   count: 'give the number of trump honours (A, K, Q, J) the caller\'s side held: 2, 3 or 4',
+  round: 'give the round number, an integer 1 or more',
+  names: 'give the names by seat, e.g. {"N":"Ann Lee","S":"Bob Lee"}, each at most 60 characters',
+  N: 'give a name of at most 60 characters', E: 'give a name of at most 60 characters', S: 'give a name of at most 60 characters', W: 'give a name of at most 60 characters',
   accept: 'use true (the claim is accepted) or false (it is disputed and the director called)',
   cards: 'list the 2 to 4 trump honours the caller\'s side held, e.g. ["HA","HK","HQ"]',
 };
@@ -142,6 +149,13 @@ export const COMMAND_SCHEMAS: Record<CommandName, object> = {
   'call-director': {
     type: 'object', additionalProperties: false, required: ['transaction', 'reason'],
     properties: { transaction, reason: { type: 'string', minLength: 1, maxLength: 200 }, seat },
+  },
+  'set-players': {
+    type: 'object', additionalProperties: false, required: ['transaction', 'round', 'names'],
+    properties: {
+      transaction, round: { type: 'integer', minimum: 1, maximum: 999 },
+      names: { type: 'object', additionalProperties: false, minProperties: 1, properties: Object.fromEntries(SEATS.map((s) => [s, { type: 'string', maxLength: 60 }])) },
+    },
   },
   honours: {
     type: 'object', additionalProperties: false, required: ['transaction', 'seat'],
@@ -386,7 +400,7 @@ export function commandTx(cmd: FeedCommand): CommandTx {
 const COMMAND_OF_EVENT: Partial<Record<TableEvent['type'], CommandName>> = {
   deal: 'start-deal', abandon: 'abandon-deal', contract: 'set-contract', remedy: 'remedy', claim: 'claim', undo: 'undo-misread',
   honours: 'honours', 'claim-accepted': 'answer-claim', 'claim-disputed': 'answer-claim', 'result-accepted': 'accept-result',
-  'director-call': 'call-director',
+  'director-call': 'call-director', players: 'set-players',
 };
 
 interface Bound {

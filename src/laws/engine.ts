@@ -111,7 +111,7 @@ export class Table {
     }
     if (ev.type === 'honours') return this.honours(ev);
     // About the table, not the play: the journal and the terminal read them; the fold has nothing to change.
-    if (ev.type === 'result-accepted' || ev.type === 'director-call') return NONE;
+    if (ev.type === 'result-accepted' || ev.type === 'director-call' || ev.type === 'players') return NONE;
     if (ev.type === 'contract' && this.current?.awaitingContract && this.current.playBegun) return this.lateContract(ev);
     if (ev.type === 'abandon') {
       if (this.current) this.current.abandoned = ev.reason ?? 'abandoned';

@@ -7,7 +7,7 @@ import type { CommandResponse } from '../feed/mqtt-feed.js';
 import type { TerminalView } from './terminal-state.js';
 
 /** The commands the terminal may send; the others (start-deal, remedy, ...) stay the director's and the hardware's. */
-export const TERMINAL_COMMANDS = ['set-contract', 'claim', 'answer-claim', 'accept-result', 'call-director', 'undo-misread'] as const;
+export const TERMINAL_COMMANDS = ['set-contract', 'claim', 'answer-claim', 'accept-result', 'call-director', 'undo-misread', 'set-players'] as const;
 
 /** How long a PIN session lasts: a club session, with room to spare. */
 const SESSION_MS = 12 * 3600_000;

@@ -85,6 +85,8 @@ export interface TerminalInputs {
   assignment: RoundAssignment | null;
   schedule: Schedule | null;
   released: readonly number[];
+  /** Names entered at the table for the round, over the director's. */
+  entered?: Partial<Record<Seat, string>>;
 }
 
 /** A contract in words: "4HSX" → "4♥ doubled by South". */
@@ -100,14 +102,16 @@ export function contractWords(text: string): string {
 export function terminalView(i: TerminalInputs): TerminalView {
   const deal = i.events[0];
   const bridge = getVariant((deal?.type === 'deal' ? deal.variant : undefined) ?? i.variant).trump === 'contract';
-  return { table: i.table, variant: i.variant, bridge, round: roundOf(i.assignment), deal: dealOf(i), nextRound: nextRoundOf(i) };
+  return { table: i.table, variant: i.variant, bridge, round: roundOf(i.assignment, i.entered), deal: dealOf(i), nextRound: nextRoundOf(i) };
 }
 
-function roundOf(a: RoundAssignment | null): TerminalRound | null {
+function roundOf(a: RoundAssignment | null, entered: Partial<Record<Seat, string>> = {}): TerminalRound | null {
   if (!a) return null;
   // `names` is being added to assignments by the director; read it when present, else the individual players.
-  const names = (a as RoundAssignment & { names?: Partial<Record<Seat, string>> }).names ?? a.players ?? {};
-  return { round: a.round, ...(a.ns ? { ns: a.ns } : {}), ...(a.ew ? { ew: a.ew } : {}), names: { ...names }, trays: [...a.trays] };
+  const given = (a as RoundAssignment & { names?: Partial<Record<Seat, string>> }).names ?? a.players ?? {};
+  const names: Partial<Record<Seat, string>> = { ...given, ...entered };
+  for (const s of ORDER) if (!names[s]) delete names[s];
+  return { round: a.round, ...(a.ns ? { ns: a.ns } : {}), ...(a.ew ? { ew: a.ew } : {}), names, trays: [...a.trays] };
 }
 
 function dealOf(i: TerminalInputs): TerminalDeal | null {

@@ -178,7 +178,7 @@ describe('the table terminal in Chromium', () => {
     const director = await client(run.sim.controller.broker!.url, { protocolVersion: 4 });
     const assignment = {
       schema: 1, type: 'tenace.assignment', session: 's1', movement: 'mitchell', round: 1, table: '1', ns: '1NS', ew: '1EW',
-      trays: [1, 2], tables: 3, variant: 'duplicate-whist', at: new Date().toISOString(), names: { N: 'Ann Lee', S: 'Bob Lee', E: 'Cy Fox', W: 'Di Fox' },
+      trays: [1, 2], tables: 3, variant: 'duplicate-whist', at: new Date().toISOString(), names: { N: 'Ann Lee', S: 'Bob Lee' },
     };
     const schedule = {
       movement: 'mitchell', tables: 3, kind: 'pairs', boardsPerRound: 2, trays: 6, participants: [],
@@ -198,8 +198,18 @@ describe('the table terminal in Chromium', () => {
       await enterPin(p, PIN);
       await until(p, 'the round screen', `document.querySelector('main h2')?.textContent === 'Round 1 at table 1'`);
     }
-    expect(await pages.phone.locator('main').innerText()).toMatch(/N-S: pair 1NS\s*North: Ann Lee, South: Bob Lee\s*E-W: pair 1EW\s*East: Cy Fox, West: Di Fox\s*Trays this round: 1, 2/);
+    // The director gave only N-S's names: E-W's are left as an optional field.
+    expect(await pages.phone.locator('main').innerText()).toMatch(/N-S: pair 1NS\s*North: Ann Lee, South: Bob Lee\s*E-W: pair 1EW\s*names not entered \(optional/);
     await shot(pages, 'round');
+    for (const p of [pages.phone, pages.pi]) await tap(p, 'Add or change names (optional)');
+    await pages.phone.locator('input[name="E"]').fill('Cy Fox');
+    await pages.phone.locator('input[name="W"]').fill('Di Fox');
+    await pages.pi.locator('input[name="E"]').fill('Cy Fox');
+    await shot(pages, 'names');
+    await tap(pages.phone, 'Save the names');
+    await tap(pages.pi, 'Back');
+    for (const p of [pages.phone, pages.pi]) await until(p, 'the names', `document.querySelector('main')?.innerText.includes('East: Cy Fox, West: Di Fox')`);
+    expect(run.sim.controller.journal.events().filter((e) => e.type === 'players')).toMatchObject([{ round: 1, names: { N: 'Ann Lee', E: 'Cy Fox', S: 'Bob Lee', W: 'Di Fox' } }]);
     for (const p of [pages.phone, pages.pi]) {
       await tap(p, 'Yes, we are these pairs');
       await until(p, 'the waiting screen', `document.querySelector('main h2')?.textContent === 'Scan the tray to begin'`);

@@ -85,7 +85,7 @@ function roundKey() {
 function names(seats) {
   const n = view.round?.names ?? {};
   const given = seats.filter((s) => n[s]).map((s) => `${SEAT[s]}: ${esc(n[s])}`);
-  return given.length ? given.join(', ') : '<span class="lead">names not entered (optional: the director adds them)</span>';
+  return given.length ? given.join(', ') : '<span class="lead">names not entered (optional)</span>';
 }
 
 // ------------------------------------------------------------------ screens
@@ -104,7 +104,15 @@ function roundScreen() {
     <div class="note"><b>N-S: pair ${esc(r.ns ?? '?')}</b><br>${names(['N', 'S'])}</div>
     <div class="note"><b>E-W: pair ${esc(r.ew ?? '?')}</b><br>${names(['E', 'W'])}</div>
     <p class="lead">Trays this round: ${r.trays.join(', ')}</p>
-    <div class="row">${button('round-ok', 'Yes, we are these pairs')}</div>`;
+    <div class="row">${button('round-ok', 'Yes, we are these pairs')}${button('names', 'Add or change names (optional)', 'quiet')}</div>`;
+}
+
+function namesScreen() {
+  const n = view.round?.names ?? {};
+  const field = (s) => `<label class="name">${SEAT[s]}<input name="${s}" maxlength="60" autocomplete="off" value="${esc(n[s] ?? '')}"></label>`;
+  return `<h2>Names for round ${view.round.round} (optional)</h2>
+    <div class="names">${ORDER.map(field).join('')}</div>
+    <div class="row">${button('names-save', 'Save the names')}${button('cancel', 'Back', 'quiet')}</div>`;
 }
 
 function waitingScreen() {
@@ -211,6 +219,7 @@ function screen() {
   const d = view.deal;
   if (flow?.kind === 'director') return directorScreens();
   if (flow?.kind === 'undo') return undoScreens(d);
+  if (flow?.kind === 'names' && view.round) return namesScreen();
   const key = roundKey();
   if (key && !localStorage.getItem(key) && (!d || !d.over)) return roundScreen();
   if (!d) return waitingScreen();
@@ -262,6 +271,11 @@ const ACTIONS = {
   'pin-ok': pinOk,
   'round-ok': () => { localStorage.setItem(roundKey(), 'confirmed'); },
   cancel: () => { flow = null; say(''); },
+  names: () => { flow = { kind: 'names' }; },
+  'names-save': async () => {
+    const names = Object.fromEntries([...document.querySelectorAll('.names input')].map((i) => [i.name, i.value.trim()]));
+    if (await send('set-players', { round: view.round.round, names })) flow = null;
+  },
   'c-level': (v) => { flow = { kind: 'contract', step: 'strain', level: v }; },
   'c-strain': (v) => { Object.assign(flow, { step: 'double', strain: v }); },
   'c-double': (v) => { Object.assign(flow, { step: 'declarer', double: v }); },
