@@ -51,15 +51,18 @@ describe('bridge: the contract entered after the opening lead was read', () => {
   });
 });
 
+/** 4♥ by South: East renounces in diamonds at trick 2 (a revoke once his side plays on or agrees to a claim). */
+function eastRevoked(): Table {
+  const g = game({ variant: 'bridge', contract: '4HS', board: 1 }).trick('W: S2 SA S3 SK').trick('N: D2 C5! DA D4').holdRest('S');
+  const t = new Table();
+  for (const e of g.log()) t.apply(e);
+  return t;
+}
+
 describe('claims answered at the table', () => {
   it('Am. 27: "the result of the hand, as then claimed or admitted, is established, provided that, if a revoke is discovered, the revoke penalty attaches" — bridge, East\'s revoke, North\'s claim accepted by West', () => {
     // L63A3: the revoke is established "when a member of the offending side makes or agrees to a claim": West agrees.
-    const g = game({ variant: 'bridge', contract: '4HS', board: 1 })
-      .trick('W: S2 SA S3 SK')
-      .trick('N: D2 C5! DA D4')
-      .holdRest('S');
-    const t = new Table();
-    for (const e of g.log()) t.apply(e);
+    const t = eastRevoked();
     t.apply({ type: 'claim', seat: 'N', tricks: 11 });
     t.apply({ type: 'claim-accepted', seat: 'W' });
     // A card shown after acceptance changes nothing.
@@ -72,12 +75,7 @@ describe('claims answered at the table', () => {
   });
 
   it('Am. 27 with L64A: East revoked and his side claimed; accepted, the claimed result stands and the revoke trick is transferred', () => {
-    const g = game({ variant: 'bridge', contract: '4HS', board: 1 })
-      .trick('W: S2 SA S3 SK')
-      .trick('N: D2 C5! DA D4')
-      .holdRest('S');
-    const t = new Table();
-    for (const e of g.log()) t.apply(e);
+    const t = eastRevoked();
     t.apply({ type: 'claim', seat: 'E', tricks: 1 });
     t.apply({ type: 'claim-accepted', seat: 'S' });
     const r = t.result()!;

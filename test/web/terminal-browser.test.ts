@@ -42,6 +42,14 @@ async function shot(pages: { phone: Page; pi: Page }, name: string): Promise<voi
   }
 }
 
+/** Tap through a claim: who claims, how many, yes. */
+async function claim(p: Page, seat: string, tricks: number): Promise<void> {
+  await tap(p, 'Claim or concede tricks');
+  await tap(p, seat);
+  await tap(p, String(tricks));
+  await tap(p, 'Yes, make the claim');
+}
+
 async function enterPin(p: Page, pin: string): Promise<void> {
   for (const d of pin) await tap(p, d);
   await tap(p, 'OK');
@@ -77,15 +85,10 @@ describe('the table terminal in Chromium', () => {
     expect(await phone.locator('#facts').innerText()).toBe('Board 5 · N-S vulnerable');
     await tap(phone, '4');
     expect(await heading(phone)).toBe('Contract: 4 of which suit?');
-    await tap(phone, '♥');
-    await tap(phone, 'Not doubled');
-    await tap(phone, 'South');
+    await tap(phone, 'Back');
+    for (const p of [phone, pi]) for (const t of ['4', '♥', 'Not doubled', 'South']) await tap(p, t);
     expect(await heading(phone)).toBe('Is this the contract?');
     expect(await phone.locator('main .big').innerText()).toBe('4♥ by South');
-    await tap(pi, '4');
-    await tap(pi, '♥');
-    await tap(pi, 'Not doubled');
-    await tap(pi, 'South');
     await shot(pages, 'contract');
     await tap(phone, 'Yes, enter it');
     await until(pi, 'the play screen', `document.querySelector('main h2')?.textContent?.startsWith('Trick 1: North to play')`);
@@ -105,8 +108,8 @@ describe('the table terminal in Chromium', () => {
     await tap(phone, 'Claim or concede tricks');
     await tap(phone, 'South');
     expect(await heading(phone)).toBe('South claims how many of the 11 tricks left?');
-    await tap(phone, '10');
-    await tap(phone, 'Yes, make the claim');
+    await tap(phone, 'Back');
+    await claim(phone, 'South', 10);
     for (const p of [phone, pi]) await until(p, 'the claim to answer', `document.querySelector('main h2')?.textContent === 'South claims 10 of the 11 tricks left'`);
     expect(await pi.locator('main .lead').innerText()).toBe('East-West: do you accept the claim?');
     await shot(pages, 'claim');
@@ -119,10 +122,7 @@ describe('the table terminal in Chromium', () => {
     await tap(pi, 'Back to the table');
 
     // The director let the claim be made again; this time East-West accept it: the deal ends with the claimed result.
-    await tap(phone, 'Claim or concede tricks');
-    await tap(phone, 'South');
-    await tap(phone, '10');
-    await tap(phone, 'Yes, make the claim');
+    await claim(phone, 'South', 10);
     await until(pi, 'the claim to answer', `document.querySelector('main h2')?.textContent === 'South claims 10 of the 11 tricks left'`);
     await tap(pi, 'Accept');
     for (const p of [phone, pi]) await until(p, 'the result', `document.querySelector('main h2')?.textContent === 'Board 5: result'`);
@@ -218,10 +218,7 @@ describe('the table terminal in Chromium', () => {
     // The last tray of the round, claimed in full and accepted: the result says where everyone goes next.
     await run.sim.playEvents([{ type: 'deal', board: 2, variant: 'duplicate-whist', dealer: 'W' }, ...game({ variant: 'duplicate-whist', board: 2 }).turn('H5').trick('N: S2 SA S3 SK').log().slice(1, 3)]);
     await until(pages.phone, 'the play', `document.querySelector('main h2')?.textContent?.startsWith('Trick 1:')`);
-    await tap(pages.phone, 'Claim or concede tricks');
-    await tap(pages.phone, 'North');
-    await tap(pages.phone, '13');
-    await tap(pages.phone, 'Yes, make the claim');
+    await claim(pages.phone, 'North', 13);
     await until(pages.pi, 'the claim', `document.querySelector('main h2')?.textContent === 'North claims 13 of the 13 tricks left'`);
     await tap(pages.pi, 'Accept');
     await until(pages.pi, 'the result', `document.querySelector('main h2')?.textContent === 'Board 2: result'`);
