@@ -104,6 +104,18 @@ describe('the table terminal in Chromium', () => {
     expect(await phone.locator('.trick').innerText()).toBe('S ♥A');
     await shot(pages, 'play');
 
+    // A misread: South's ♥A is undone at the terminal (the latest read is offered first), then read again.
+    await tap(phone, 'Undo a misread card');
+    expect(await heading(phone)).toBe('Which card was read wrongly?');
+    await tap(phone, /^South: ♥A/);
+    expect(await heading(phone)).toBe('Undo this card?');
+    await tap(phone, 'Yes, undo it');
+    for (const p of [phone, pi]) await until(p, 'trick 3 back to South', `document.querySelector('main h2')?.textContent === 'Trick 3: South to play'`);
+    const ace = run.sim.controller.journal.events().find((e) => e.type === 'place' && e.card === 'HA');
+    expect(run.sim.controller.journal.events().filter((e) => e.type === 'undo')).toMatchObject([{ target: ace!.seq }]);
+    await run.sim.playEvents([{ type: 'lift', seat: 'S', card: 'HA' }, { type: 'place', seat: 'S', card: 'HA' }]);
+    for (const p of [phone, pi]) await until(p, 'trick 3 again', `document.querySelector('main h2')?.textContent === 'Trick 3: West to play'`);
+
     // South claims ten of the eleven left; East-West dispute it and the director is called.
     await tap(phone, 'Claim or concede tricks');
     await tap(phone, 'South');
@@ -138,11 +150,14 @@ describe('the table terminal in Chromium', () => {
     const accepted = run.sim.controller.journal.events().filter((e) => e.type === 'result-accepted');
     expect(accepted).toMatchObject([{ seat: 'E', board: 5 }]);
 
-    // Undo a misread card is always reachable: the last reads are offered, the latest first.
-    await tap(phone, 'Undo a misread card');
-    expect(await heading(phone)).toBe('Which card was read wrongly?');
-    expect(await phone.locator('main .grid button').first().innerText()).toMatch(/^South: ♥A/);
-    await tap(phone, 'Back');
+    // Calling the director is always reachable, with a reason picked from a short list.
+    await tap(pi, 'Call the director');
+    expect(await heading(pi)).toBe('Call the director: why?');
+    await tap(pi, 'A card shown by mistake');
+    await shot(pages, 'director');
+    await tap(pi, 'Yes, call the director');
+    await until(pi, 'the director called', `document.querySelector('main h2')?.textContent === 'The director has been called'`);
+    expect(run.sim.controller.journal.events().filter((e) => e.type === 'director-call')).toMatchObject([{ reason: 'A card shown by mistake' }]);
   }, 90_000);
 
   it('the read-only table view cannot act: without the PIN the terminal\'s calls are refused, and the view has no action', async () => {
