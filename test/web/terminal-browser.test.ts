@@ -234,7 +234,7 @@ describe('the table terminal in Chromium', () => {
     await run.sim.playEvents([{ type: 'deal', board: 2, variant: 'duplicate-whist', dealer: 'W' }, ...game({ variant: 'duplicate-whist', board: 2 }).turn('H5').trick('N: S2 SA S3 SK').log().slice(1, 3)]);
     await until(pages.phone, 'the play', `document.querySelector('main h2')?.textContent?.startsWith('Trick 1:')`);
     await claim(pages.phone, 'North', 13);
-    await until(pages.pi, 'the claim', `document.querySelector('main h2')?.textContent === 'North claims 13 of the 13 tricks left'`);
+    await until(pages.pi, 'the claim', `document.querySelector('main h2')?.textContent === 'North claims all 13 tricks left'`);
     await tap(pages.pi, 'Accept');
     await until(pages.pi, 'the result', `document.querySelector('main h2')?.textContent === 'Board 2: result'`);
     await tap(pages.pi, 'Yes, accept the result');

@@ -24,6 +24,8 @@ const contractText = (c) => {
   const strain = m[2] === 'NT' ? 'NT' : `<span class="${m[2]}">${SUIT[m[2]]}</span>`;
   return `${m[1]}${strain}${m[4] === 'XX' ? ' redoubled' : m[4] === 'X' ? ' doubled' : ''} by ${SEAT[m[3]]}`;
 };
+const claimWords = (seat, n, left) => (n === 0 ? `${SEAT[seat]} concedes all ${left} tricks left`
+  : n === left ? `${SEAT[seat]} claims all ${left} tricks left` : `${SEAT[seat]} claims ${n} of the ${left} tricks left`);
 const button = (act, label, cls = '', extra = '') => `<button type="button" data-act="${act}" class="${cls}" ${extra}>${label}</button>`;
 
 function newTransaction() {
@@ -162,15 +164,15 @@ function claimScreens(d) {
     for (let i = 0; i <= d.remaining; i++) n.push(button('k-tricks', i, '', `data-v="${i}"`));
     return choice(`${SEAT[f.seat]} claims how many of the ${d.remaining} tricks left?`, '0 concedes them all.', n);
   }
-  return `<h2>${SEAT[f.seat]} claims ${f.tricks} of the ${d.remaining} tricks left</h2>
+  return `<h2>${claimWords(f.seat, f.tricks, d.remaining)}</h2>
     <p class="lead">${side(lho(f.seat))} will be asked to accept.</p>
     <div class="row">${button('k-send', 'Yes, make the claim')}${button('cancel', 'No', 'quiet')}</div>`;
 }
 
 function answerScreen(d) {
   const c = d.claim;
-  return `<h2>${SEAT[c.seat]} claims ${c.tricks} of the ${d.remaining} tricks left</h2>
-    <p class="lead">${side(lho(c.seat))}: do you accept the claim?</p>
+  return `<h2>${claimWords(c.seat, c.tricks, d.remaining)}</h2>
+    <p class="lead">${side(lho(c.seat))}: do you accept ${c.tricks === 0 ? 'the concession' : 'the claim'}?</p>
     <div class="row">${button('k-accept', 'Accept')}${button('k-dispute', 'Dispute: call the director', 'no')}</div>`;
 }
 
