@@ -114,6 +114,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
     if (sim.url) {
       process.stdout.write(`tenace: table view at ${sim.url}${v.broker ? '' : ' (embedded broker, MQTT over WebSocket at /mqtt)'}\n`);
       process.stdout.write(`tenace: director view at ${sim.url}?director=1 (the hands still held, and every finding as it happens)\n`);
+      process.stdout.write(`tenace: table terminal at ${sim.url}terminal/ (PIN ${sim.controller.terminalPin}: the players enter the contract, claims and the result)\n`);
     }
     process.stdout.write(`tenace: playing ${events.length} events from ${v.play ? `${files.length} file(s)` : 'the demo deals in demo/'} at ${speed === 'max' ? 'full speed' : `${speed} events/s`}\n`);
     if (v.broker) watch = watchBroker(sim, v.broker, v.exit ? brokerWait : undefined);

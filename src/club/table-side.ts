@@ -10,7 +10,7 @@ import type { DealEvent } from '../formats/table-log.js';
 import { parseTrayCode } from '../hardware/tray-code.js';
 import { VARIANTS } from '../laws/variants.js';
 import { boardVulnerability } from './scoring/bridge-score.js';
-import type { ClubAlert, RoundAssignment, TrayRecord } from './types.js';
+import type { ClubAlert, RoundAssignment, Schedule, TrayRecord } from './types.js';
 
 /** The fields of a `deal` event the table journals for a scan (seq and at are stamped by the journal). */
 export type DealFields = Omit<DealEvent, 'seq' | 'at' | 'tx'>;
@@ -318,6 +318,10 @@ export class ClubMemory {
   readonly records = new Map<number, TrayRecord>();
   assignment: RoundAssignment | null = null;
   released: number[] = [];
+  /** The players' names entered at the table, by round (journaled `players` events). */
+  readonly names = new Map<number, Partial<Record<Seat, string>>>();
+  /** The session's schedule (retained `club/<session>/schedule`), for the terminal's "next round" line. */
+  schedule: Schedule | null = null;
   /** The trays dealt at this table in a round and not abandoned (decideScan's `played`), from the journal. */
   readonly played = new Map<string, number>();
   /** The club deal in play (the last deal event with a round), for an abandon. */
@@ -356,9 +360,31 @@ export class ClubMemory {
     return null;
   }
 
+  /** Take the retained schedule (an empty payload clears it); only its rounds' tables are read, so only they are checked. */
+  takeSchedule(payload: Uint8Array | string): ClubMessageProblem | null {
+    if (payload.length === 0) {
+      this.schedule = null;
+      return null;
+    }
+    let o: unknown;
+    try {
+      o = JSON.parse(typeof payload === 'string' ? payload : Buffer.from(payload).toString('utf8'));
+    } catch {
+      return this.count({ field: 'payload', error: 'payload: the schedule is not JSON; publish `tenace movement NAME --json`' });
+    }
+    const rounds = (o as { rounds?: unknown }).rounds;
+    if (!Array.isArray(rounds) || !rounds.every((r) => Number.isInteger(r?.round) && Array.isArray(r?.tables))) {
+      return this.count({ field: 'rounds', error: 'rounds: the schedule needs rounds, each with its round number and tables' });
+    }
+    this.schedule = o as Schedule;
+    return null;
+  }
+
   /** Follow the journal: a deal started in a round is played there; an abandoned one is not. */
-  noteEvent(ev: { type: string; board?: number; round?: number; trayRev?: number }): void {
-    if (ev.type === 'deal') {
+  noteEvent(ev: { type: string; board?: number; round?: number; trayRev?: number; names?: Partial<Record<Seat, string>> }): void {
+    if (ev.type === 'players' && ev.round !== undefined && ev.names) {
+      this.names.set(ev.round, { ...this.names.get(ev.round), ...ev.names });
+    } else if (ev.type === 'deal') {
       this.lastDeal = ev.round !== undefined && ev.board !== undefined ? playedKey(ev.round, ev.board) : null;
       if (this.lastDeal) this.played.set(this.lastDeal, ev.trayRev ?? 0);
     } else if (ev.type === 'abandon' && this.lastDeal) {

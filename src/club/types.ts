@@ -151,7 +151,8 @@ export interface TrayMove { card: string; from: Seat; to: Seat }
 export interface ClubAlert {
   schema: 1;
   type: 'tenace.alert';
-  kind: 'wrong-tray' | 'fouled-tray' | 'missing-result' | 'late-play';
+  /** `director-call`: a player called the director from the table terminal, with the reason he picked. */
+  kind: 'wrong-tray' | 'fouled-tray' | 'missing-result' | 'late-play' | 'director-call';
   session: string;
   table: string;
   board?: number;

@@ -64,6 +64,8 @@ export interface TenaceConfig {
   feed: { embargo: Embargo; director: boolean };
   hardware: { bridges: BridgeConfig[]; scanner: ScannerConfig; decks: string[] };
   http: { port: number; host: string };
+  /** The table terminal (web/terminal): the table's PIN (absent: one is made at each start and logged) and the tries allowed. */
+  terminal: { pin?: string; tries: number };
   log: { level: LogLevel };
 }
 
@@ -269,6 +271,15 @@ export const configSchema = {
       properties: {
         port: { type: 'integer', minimum: 0, maximum: 65535, default: 8080, fix: 'must be a TCP port from 0 to 65535 (0 picks a free one)' },
         host: { type: 'string', minLength: 1, default: '0.0.0.0', fix: 'must be an address to listen on, e.g. "0.0.0.0" or "127.0.0.1"' },
+      },
+    },
+    terminal: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        pin: { type: 'string', pattern: '^[0-9]{4,8}$', fix: 'must be 4 to 8 digits in quotes, e.g. pin: "4821" (leave it out and the daemon makes one at each start and logs it)' },
+        tries: { type: 'integer', minimum: 1, maximum: 20, default: 5, fix: 'must be the wrong PINs allowed before the terminal locks, 1 to 20' },
       },
     },
     log: {

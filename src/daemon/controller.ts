@@ -10,16 +10,19 @@ import { type TableEvent, validateTableEvent } from '../formats/table-log.js';
 import { Journal, DeliveryMark as JournalMark, type UnstampedEvent } from '../journal/index.js';
 import { Table } from '../laws/engine.js';
 import { type ScoreOptions, rulesFor } from '../laws/score/index.js';
-import type { Seat } from '../cards/seat.js';
+import { type Seat, seatIndex } from '../cards/seat.js';
 import { Feed, CommandRejected, type ClubInbound, type FeedLogger } from '../feed/mqtt-feed.js';
 import { isDealOver } from '../feed/projection.js';
 import { ClubMemory, decideScan, type ScanDecision } from '../club/table-side.js';
+import type { ClubAlert } from '../club/types.js';
 import { type FeedCommand, TransactionIndex, commandTx } from '../feed/commands.js';
 import { type BindingInterface, MultiBridge, presenceFromEvents, resumePoints, type SeatEvent } from '../hardware/bridge-driver.js';
 import { SeatMap } from '../hardware/seat-map.js';
 import { loadDecks } from '../hardware/deck.js';
 import type { ScanErrorEvent } from '../hardware/tray-code.js';
 import type { WebView } from '../web/server.js';
+import { makePin } from '../web/terminal-api.js';
+import { type TerminalView, terminalView } from '../web/terminal-state.js';
 import type { EmbeddedBroker } from '../broker/embedded.js';
 import { startWatchdog, type Watchdog } from './watchdog.js';
 
@@ -70,6 +73,8 @@ export class Controller {
   feed: Feed | null = null;
   broker: EmbeddedBroker | null = null;
   web: WebView | null = null;
+  /** The table terminal's PIN this run: `terminal.pin`, or four digits made at start (logged with the terminal's URL). */
+  readonly terminalPin: string;
   private readonly opts: ControllerOptions;
   private readonly log: Logger;
   private readonly extensions: Extension[] = [];
@@ -85,6 +90,7 @@ export class Controller {
     this.table = new Table({ variant: opts.config.variant });
     const c = opts.config;
     this.club = c.session ? new ClubMemory(c.session, c.table.id) : null;
+    this.terminalPin = c.terminal?.pin ?? makePin();
   }
 
   /** True when scans are decided by the club layer: a session, and `club.trays` not false. */
@@ -225,6 +231,11 @@ export class Controller {
   private onClubMessage(m: ClubInbound): void {
     const club = this.club;
     if (!club) return;
+    if (m.kind === 'schedule') {
+      const problem = club.takeSchedule(m.payload);
+      if (problem) this.log.warn({ topic: m.topic, field: problem.field, malformed: club.malformed }, `club message ignored: ${problem.error}`);
+      return;
+    }
     if (m.kind === 'released') {
       const r = club.takeReleased(m.payload);
       if ('field' in r) this.log.warn({ topic: m.topic, field: r.field, malformed: club.malformed }, `club message ignored: ${r.error}`);
@@ -300,8 +311,43 @@ export class Controller {
       const err = probe.remedy(ev);
       if (err) throw new CommandRejected(`remedy: ${err}`);
     }
+    if (ev.type === 'claim-accepted' || ev.type === 'claim-disputed') {
+      const why = this.table.claimAnswerProblem(ev.seat);
+      if (why) throw new CommandRejected(`seat: ${why}`);
+    }
+    if (ev.type === 'result-accepted') {
+      const why = resultAcceptProblem(this.table, ev.seat);
+      if (why) throw new CommandRejected(why);
+    }
     const stamped = await this.ingest(ev);
+    if (stamped.type === 'director-call') this.callDirector(stamped.reason, stamped);
+    // L68D: a disputed claim stops play and the director is called.
+    if (stamped.type === 'claim-disputed') this.callDirector(`claim disputed by ${stamped.seat}${stamped.reason ? `: ${stamped.reason}` : ''} (L68D, Am. 27)`, stamped);
     return { seq: stamped.seq };
+  }
+
+  /** A player called the director: an alert on the table's `director` topic, right after the journaled call. */
+  private callDirector(reason: string, ev: TableEvent & { seat?: Seat }): void {
+    const r = this.table.result();
+    const alert: ClubAlert = {
+      schema: 1, type: 'tenace.alert', kind: 'director-call', session: this.club?.session ?? this.journal.session,
+      table: this.opts.config.table.id, ...(r?.board !== undefined ? { board: r.board } : {}),
+      ...(this.club?.assignment ? { round: this.club.assignment.round } : {}),
+      message: `Table ${this.opts.config.table.id} calls the director${ev.seat ? ` (${ev.seat})` : ''}: ${reason}`, seq: ev.seq, at: ev.at ?? new Date().toISOString(),
+    };
+    this.log.warn({ seq: ev.seq, reason }, alert.message);
+    this.feed?.publishClubAlert(alert, ev.seq);
+  }
+
+  /** What the table terminal shows now (src/web/terminal-state.ts). */
+  terminalView(): TerminalView {
+    const c = this.opts.config;
+    const deal = this.lastDealSeq === null ? [] : this.journal.events(this.lastDealSeq - 1);
+    return terminalView({
+      table: c.table.id, variant: c.variant, engine: this.table, events: deal,
+      assignment: this.club?.assignment ?? null, schedule: this.club?.schedule ?? null, released: this.club?.released ?? [],
+      entered: this.club?.assignment ? this.club.names.get(this.club.assignment.round) : undefined,
+    });
   }
 
   private hardwareExtensions(restored: readonly TableEvent[]): Extension[] {
@@ -342,9 +388,15 @@ export class Controller {
       start: async () => {
         const wsUrl = this.broker ? '/mqtt' : c.mqtt.url.replace(/^mqtts?:\/\/([^:/]+).*$/, 'ws://$1:9001');
         const { startWebView } = await import('../web/server.js');
-        this.web = await startWebView({ port: c.http.port, host: c.http.host, club: c.club.id, table: c.table.id, base: c.mqtt.baseTopic, wsUrl });
+        const { TerminalApi } = await import('../web/terminal-api.js');
+        const terminal = new TerminalApi({
+          pin: this.terminalPin, tries: c.terminal?.tries ?? 5, view: () => this.terminalView(),
+          submit: (cmd, body) => this.feed?.submit(cmd, body) ?? null,
+        });
+        this.web = await startWebView({ port: c.http.port, host: c.http.host, club: c.club.id, table: c.table.id, base: c.mqtt.baseTopic, wsUrl, terminal });
         if (this.broker) this.broker.attachWebSocket(this.web.server, '/mqtt');
         this.log.info({ url: this.web.url }, 'table view');
+        this.log.info({ url: `${this.web.url}terminal/`, pin: this.terminalPin }, 'table terminal: the players open it and enter this PIN');
       },
       stop: async () => { await this.web?.close(); },
     };
@@ -361,11 +413,36 @@ export function commandEvent(cmd: FeedCommand): UnstampedEvent {
     case 'remedy': return { type: 'remedy', ...cmd.params, tx };
     case 'claim': return { type: 'claim', seat: cmd.params.seat, tricks: cmd.params.tricks, tx };
     case 'undo-misread': return { type: 'undo', target: cmd.params.seq, tx };
+    case 'answer-claim': {
+      const { seat, accept, reason } = cmd.params;
+      return { type: accept ? 'claim-accepted' : 'claim-disputed', seat, ...(reason ? { reason } : {}), tx };
+    }
+    case 'accept-result': return { type: 'result-accepted', seat: cmd.params.seat, ...(cmd.params.board !== undefined ? { board: cmd.params.board } : {}), tx };
+    case 'set-players': {
+      // Trimmed; an empty name is kept as "" so that it clears a wrong one.
+      const names = Object.fromEntries(Object.entries(cmd.params.names).map(([k, v]) => [k, (v ?? '').trim()]));
+      return { type: 'players', round: cmd.params.round, names, tx };
+    }
+    case 'call-director': return { type: 'director-call', reason: cmd.params.reason, ...(cmd.params.seat ? { seat: cmd.params.seat } : {}), tx };
     case 'honours': {
       const { seat, count, cards } = cmd.params;
       return { type: 'honours', seat, ...(count !== undefined ? { count } : {}), ...(cards ? { cards: [...cards] } : {}), tx };
     }
   }
+}
+
+/**
+ * Why `seat` cannot accept the result now, or null: the play must be over (every trick played, or a claim accepted),
+ * and in bridge the acceptance is the defenders' (as on a Bridgemate: the opponents of declarer confirm).
+ */
+export function resultAcceptProblem(table: Table, seat: Seat): string | null {
+  const r = table.result();
+  if (!r) return 'seat: no deal has been played at this table yet; accept the result once play has ended';
+  const over = r.tricksWon.NS + r.tricksWon.EW === 13 && (!r.claim || r.claim.accepted);
+  if (!over) return 'seat: the play of this deal has not ended (or a claim is not yet accepted); accept the result once it has';
+  const declarer = table.declarer();
+  if (declarer && (seatIndex(declarer) & 1) === (seatIndex(seat) & 1)) return `seat: ${seat} is of declarer's side; the result is accepted by a defender`;
+  return null;
 }
 
 /**

@@ -28,6 +28,16 @@ export interface UndoMisreadParams { seq: number; reason?: string }
 /** An honours call (English Law 7: honours "must be called"): `count` honours held by the caller's side, or the `cards`. */
 export interface HonoursParams { seat: Seat; count?: number; cards?: string[] }
 
+/** An adversary of the claimant accepts or disputes the standing claim (Am. 27; WBF L68-69). */
+export interface AnswerClaimParams { seat: Seat; accept: boolean; reason?: string }
+/** A player of the other side accepts the result shown at the table. */
+export interface AcceptResultParams { seat: Seat; board?: number }
+/** The director is called to the table, with the reason a player picked. */
+export interface CallDirectorParams { reason: string; seat?: Seat }
+
+/** The players' names for a round, entered at the table (each 1-60 characters; an empty one clears it). */
+export interface SetPlayersParams { round: number; names: Partial<Record<Seat, string>> }
+
 /** A validated command, ready for the handler. */
 export type FeedCommand =
   | { name: 'start-deal'; transaction: Transaction; params: StartDealParams }
@@ -36,7 +46,11 @@ export type FeedCommand =
   | { name: 'remedy'; transaction: Transaction; params: RemedyParams }
   | { name: 'claim'; transaction: Transaction; params: ClaimParams }
   | { name: 'undo-misread'; transaction: Transaction; params: UndoMisreadParams }
-  | { name: 'honours'; transaction: Transaction; params: HonoursParams };
+  | { name: 'honours'; transaction: Transaction; params: HonoursParams }
+  | { name: 'answer-claim'; transaction: Transaction; params: AnswerClaimParams }
+  | { name: 'accept-result'; transaction: Transaction; params: AcceptResultParams }
+  | { name: 'call-director'; transaction: Transaction; params: CallDirectorParams }
+  | { name: 'set-players'; transaction: Transaction; params: SetPlayersParams };
 
 export type CommandCheck =
   | { ok: true; command: FeedCommand }
@@ -72,6 +86,10 @@ const FIX: Record<string, string> = {
   reason: 'give a short text of at most 200 characters',
   points: 'use "add" (three points added to the adversaries\' score) or "deduct" (three taken from the revoking side\'s), with "remedy": "points"',
   count: 'give the number of trump honours (A, K, Q, J) the caller\'s side held: 2, 3 or 4',
+  round: 'give the round number, an integer 1 or more',
+  names: 'give the names by seat, e.g. {"N":"Ann Lee","S":"Bob Lee"}, each at most 60 characters',
+  N: 'give a name of at most 60 characters', E: 'give a name of at most 60 characters', S: 'give a name of at most 60 characters', W: 'give a name of at most 60 characters',
+  accept: 'use true (the claim is accepted) or false (it is disputed and the director called)',
   cards: 'list the 2 to 4 trump honours the caller\'s side held, e.g. ["HA","HK","HQ"]',
 };
 
@@ -119,6 +137,25 @@ export const COMMAND_SCHEMAS: Record<CommandName, object> = {
   'undo-misread': {
     type: 'object', additionalProperties: false, required: ['transaction', 'seq'],
     properties: { transaction, seq: { type: 'integer', minimum: 0 }, reason },
+  },
+  'answer-claim': {
+    type: 'object', additionalProperties: false, required: ['transaction', 'seat', 'accept'],
+    properties: { transaction, seat, accept: { type: 'boolean' }, reason },
+  },
+  'accept-result': {
+    type: 'object', additionalProperties: false, required: ['transaction', 'seat'],
+    properties: { transaction, seat, board: { type: 'integer', minimum: 0, maximum: 9999 } },
+  },
+  'call-director': {
+    type: 'object', additionalProperties: false, required: ['transaction', 'reason'],
+    properties: { transaction, reason: { type: 'string', minLength: 1, maxLength: 200 }, seat },
+  },
+  'set-players': {
+    type: 'object', additionalProperties: false, required: ['transaction', 'round', 'names'],
+    properties: {
+      transaction, round: { type: 'integer', minimum: 1, maximum: 999 },
+      names: { type: 'object', additionalProperties: false, minProperties: 1, properties: Object.fromEntries(SEATS.map((s) => [s, { type: 'string', maxLength: 60 }])) },
+    },
   },
   honours: {
     type: 'object', additionalProperties: false, required: ['transaction', 'seat'],
@@ -362,7 +399,8 @@ export function commandTx(cmd: FeedCommand): CommandTx {
 /** The command each commanded event type comes from, to name it in a refusal after a restart. */
 const COMMAND_OF_EVENT: Partial<Record<TableEvent['type'], CommandName>> = {
   deal: 'start-deal', abandon: 'abandon-deal', contract: 'set-contract', remedy: 'remedy', claim: 'claim', undo: 'undo-misread',
-  honours: 'honours',
+  honours: 'honours', 'claim-accepted': 'answer-claim', 'claim-disputed': 'answer-claim', 'result-accepted': 'accept-result',
+  'director-call': 'call-director', players: 'set-players',
 };
 
 interface Bound {

@@ -33,7 +33,8 @@ export interface EventSource {
 export type ClubInbound =
   | { kind: 'tray'; board: number; topic: string; payload: Buffer }
   | { kind: 'assignment'; topic: string; payload: Buffer }
-  | { kind: 'released'; topic: string; payload: Buffer };
+  | { kind: 'released'; topic: string; payload: Buffer }
+  | { kind: 'schedule'; topic: string; payload: Buffer };
 
 /** The table's part in a club session: what it subscribes to and where what arrives goes. */
 export interface FeedClubOptions {
@@ -615,7 +616,8 @@ export class Feed extends EventEmitter<FeedEvents> {
     }
     const club = this.opts.clubSession;
     if (club && this.clubTopics) {
-      const topics = [this.clubTopics.released, ...(club.trays ? [this.clubTopics.traysFilter, this.topics.assignment] : [])];
+      // The schedule is public; the table terminal reads where everyone goes next round from it.
+      const topics = [this.clubTopics.released, this.clubTopics.schedule, ...(club.trays ? [this.clubTopics.traysFilter, this.topics.assignment] : [])];
       for (const topic of topics) {
         try {
           await client.subscribeAsync(topic, { qos: 1 });
@@ -696,6 +698,23 @@ export class Feed extends EventEmitter<FeedEvents> {
   }
 
   private async handleCommand(cmd: string, payload: Buffer, packet: IPublishPacket): Promise<void> {
+    const response = await this.decide(cmd, payload);
+    this.emit('command', cmd, response);
+    await this.respond(cmd, response, packet);
+  }
+
+  /**
+   * A command from another door (the table terminal's HTTP API): checked, de-duplicated by its transaction and
+   * applied exactly as one on `request/<cmd>`, in turn with them; resolves to the same answer, sent nowhere else.
+   */
+  submit(cmd: string, payload: string | Buffer): Promise<CommandResponse> {
+    const run = this.commandChain.then(() => this.decide(cmd, typeof payload === 'string' ? Buffer.from(payload) : payload));
+    this.commandChain = run.then(() => undefined, () => undefined);
+    return run;
+  }
+
+  /** Check, look up and apply one command; the answer to send. */
+  private async decide(cmd: string, payload: Buffer): Promise<CommandResponse> {
     const check: CommandCheck = checkCommand(cmd, payload);
     let response: CommandResponse;
     if (!check.ok) {
@@ -721,8 +740,7 @@ export class Feed extends EventEmitter<FeedEvents> {
         }
       }
     }
-    this.emit('command', cmd, response);
-    await this.respond(cmd, response, packet);
+    return response;
   }
 
   private onClubMessage(topic: string, payload: Buffer): void {
@@ -731,6 +749,7 @@ export class Feed extends EventEmitter<FeedEvents> {
     if (!club || !t) return;
     let m: ClubInbound | null = null;
     if (topic === t.released) m = { kind: 'released', topic, payload };
+    else if (topic === t.schedule) m = { kind: 'schedule', topic, payload };
     else if (topic === this.topics.assignment) m = { kind: 'assignment', topic, payload };
     else if (topic.startsWith(t.traysFilter.slice(0, -1))) {
       const last = topic.slice(t.traysFilter.length - 1);

@@ -5,7 +5,7 @@
 export const DEFAULT_BASE = 'tenace';
 
 /** Commands a table accepts on `request/<cmd>`; the response comes back on `response/<cmd>`. */
-export const COMMANDS = ['start-deal', 'abandon-deal', 'set-contract', 'remedy', 'claim', 'undo-misread', 'honours'] as const;
+export const COMMANDS = ['start-deal', 'abandon-deal', 'set-contract', 'remedy', 'claim', 'undo-misread', 'honours', 'answer-claim', 'accept-result', 'call-director', 'set-players'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 /**

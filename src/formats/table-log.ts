@@ -120,11 +120,27 @@ export interface ContractEvent extends Stamped { type: 'contract'; contract: str
  */
 export interface HonoursEvent extends Stamped { type: 'honours'; seat: Seat; count?: number; cards?: string[] }
 
+/**
+ * Extension (Am. 27, WBF L68-69): an adversary of the claimant answers the standing claim. `claim-accepted` establishes
+ * the claimed result; `claim-disputed` withdraws it: the director is called and play may go on.
+ */
+export interface ClaimAnswerEvent extends Stamped { type: 'claim-accepted' | 'claim-disputed'; seat: Seat; reason?: string }
+
+/** Extension: a player of the side that did not declare (whist: either side) accepts the result shown at the table. */
+export interface ResultAcceptedEvent extends Stamped { type: 'result-accepted'; seat: Seat; board?: number }
+
+/** Extension: the players' names for a round, entered or corrected at the table terminal (the director's fill the gaps). */
+export interface PlayersEvent extends Stamped { type: 'players'; round: number; names: Partial<Record<Seat, string>> }
+
+/** Extension: the director was called to the table, with the reason a player picked. */
+export interface DirectorCallEvent extends Stamped { type: 'director-call'; reason: string; seat?: Seat }
+
 /** Extension: the deal in progress is abandoned (a new deal is required); its play so far is kept but not scored. */
 export interface AbandonEvent extends Stamped { type: 'abandon'; reason?: string }
 
 export type TableEvent =
-  | DealEvent | PlaceEvent | LiftEvent | TrayEvent | ClaimEvent | RemedyEvent | ExchangeEvent | UndoEvent | ContractEvent | AbandonEvent | HonoursEvent;
+  | DealEvent | PlaceEvent | LiftEvent | TrayEvent | ClaimEvent | RemedyEvent | ExchangeEvent | UndoEvent | ContractEvent | AbandonEvent | HonoursEvent
+  | ClaimAnswerEvent | ResultAcceptedEvent | DirectorCallEvent | PlayersEvent;
 
 export interface LogError { line: number; message: string }
 
@@ -248,8 +264,26 @@ export function validateTableEvent(o: unknown): string | null {
     }
     case 'exchange':
       return seatField(e, 'seat');
+    case 'claim-accepted':
+    case 'claim-disputed':
+      return seatField(e, 'seat') ?? (e.reason === undefined || typeof e.reason === 'string' ? null : '"reason" must be a sentence');
+    case 'result-accepted':
+      return seatField(e, 'seat') ?? (e.board === undefined || (Number.isInteger(e.board) && (e.board as number) >= 0) ? null : '"board" must be a non-negative integer');
+    case 'players': {
+      if (!(Number.isInteger(e.round) && (e.round as number) >= 1)) return '"round" must be the round number, 1 or more';
+      const n = e.names;
+      if (typeof n !== 'object' || n === null || Array.isArray(n)) return '"names" must map seats to names, e.g. {"N":"Ann Lee"}';
+      for (const [k, v] of Object.entries(n)) {
+        if (!isSeat(k)) return `"names": ${shown(k)} is not a seat N, E, S or W`;
+        if (typeof v !== 'string' || v.length > 60) return `"names.${k}" must be a name of at most 60 characters`;
+      }
+      return null;
+    }
+    case 'director-call':
+      if (typeof e.reason !== 'string' || e.reason.length === 0) return '"reason" must be the reason the director was called';
+      return e.seat === undefined ? null : seatField(e, 'seat');
     default:
-      return `"type" must be one of deal, place, lift, tray, claim, remedy, exchange, undo, contract, abandon, honours (got ${shown(e.type)})`;
+      return `"type" must be one of deal, place, lift, tray, claim, claim-accepted, claim-disputed, result-accepted, director-call, players, remedy, exchange, undo, contract, abandon, honours (got ${shown(e.type)})`;
   }
 }
 

@@ -8,7 +8,7 @@ import { type Seat, SEATS, leftOf, partnerOf, seatIndex } from '../cards/seat.js
 import type { DealEvent, RemedyEvent } from '../formats/table-log.js';
 import type { DealResult, Finding, FindingKind, TrickRecord, VariantDescriptor } from './types.js';
 import type { Establishment, LawCode, PendingPenalty, RevokeRecord, RuleContext, Ruling } from './code.js';
-import { parseContract } from '../cards/contract.js';
+import { formatContract, parseContract } from '../cards/contract.js';
 import { winningIndex } from '../cards/trick.js';
 
 
@@ -63,6 +63,8 @@ export class DealPlay {
   private readonly nextOf: number[];
   readonly dummies: Set<number>;
   declarer = -1;
+  /** Bridge: the contract in play (canonical text, e.g. "4HSX"), once known. */
+  contract: string | null = null;
   readonly ctx: RuleContext;
   /** Remaining hands when the tray record is known; null when unknown. */
   readonly hands: Hand[] | null;
@@ -114,7 +116,7 @@ export class DealPlay {
   readonly penalties: PendingPenalty[] = [];
   readonly findings: Finding[] = [];
   readonly notes: string[] = [];
-  private claim: { side: number; tricks: number; seat: number; atTrick: number } | null = null;
+  private claim: { side: number; tricks: number; seat: number; atTrick: number; accepted: boolean } | null = null;
   /** Humbug: a bit per seat that has exchanged its hand. */
   private exchanged = 0;
   private penaltyChoice: 'tricks' | 'points' | undefined;
@@ -185,10 +187,21 @@ export class DealPlay {
       return;
     }
     this.declarer = this.ctx.declarer = c.value.declarer;
+    this.contract = formatContract(c.value);
     this.trump = c.value.strain;
     this.dummies.clear();
     this.dummies.add(partnerOf(this.declarer));
     this.properLeader = this.firstLeader();
+  }
+
+  /** Bridge before the contract is known: leads cannot be judged yet (the Table folds them again once it is). */
+  get awaitingContract(): boolean {
+    return this.variant.trump === 'contract' && this.declarer < 0;
+  }
+
+  /** True once a card has been led to the first trick. */
+  get playBegun(): boolean {
+    return this.openingLeadMade;
   }
 
   private firstLeader(): number {
@@ -336,6 +349,11 @@ export class DealPlay {
     }
     this.zones[seat * 4 + suitOf(card)] |= rankBit(card);
 
+    if (this.claim?.accepted) {
+      // Am. 27: the result "as then claimed or admitted, is established"; a card shown afterwards changes nothing.
+      this.notes.push(`${SEATS[seat]} placed ${formatCard(card)} after the claim was accepted; the claimed result stands`);
+      return;
+    }
     if (this.claim) {
       if (this.claimNotAdmitted()) return;
     }
@@ -465,7 +483,8 @@ export class DealPlay {
     const proper = this.properLeader;
     this.curFalseLead = false;
     // After a trick whose order was lost, who won it may be unknown: whoever leads is taken as the proper leader.
-    const accepted = this.acceptLead || this.leadsUnjudged;
+    // Bridge before the contract is entered: the proper leader is not known yet (the Table judges it once it is).
+    const accepted = this.acceptLead || this.leadsUnjudged || this.awaitingContract;
     this.acceptLead = false;
     if (seat !== proper && !accepted) {
       const { ruling } = this.code.leadOutOfTurn(this.ctx, seat, proper);
@@ -971,10 +990,41 @@ export class DealPlay {
     const remaining = TOTAL_TRICKS - this.trickWinner.length;
     const tricks = Math.min(n, remaining);
     if (n > remaining) this.notes.push(`${SEATS[seat]} claimed ${n} tricks with only ${remaining} left; credited ${remaining}`);
-    this.claim = { side: this.sideOf(seat), tricks, seat, atTrick: this.trickWinner.length };
+    this.claim = { side: this.sideOf(seat), tricks, seat, atTrick: this.trickWinner.length, accepted: false };
     // L63A3: a claim by the offender or his partner establishes a revoke. In whist the claim ends the play.
     const s = this.sideOf(seat);
     this.establishWhere((r) => this.sideOf(r.seat) === s || this.code.name !== 'bridge', 'claim');
+  }
+
+  /**
+   * An adversary of the claimant answers the claim. Accepted, the claimed result is established (Am. 27); disputed,
+   * the claim is withdrawn and the director called (WBF L68D): play may go on, and a revoke the claim established stays
+   * established (L63A3). Returns an error sentence when there is no claim to answer or the seat may not answer it.
+   */
+  answerClaim(seat: number, accept: boolean, seq?: number): string | null {
+    this.seq = seq;
+    const why = this.claimAnswerProblem(seat);
+    if (why) return why;
+    const c = this.claim!;
+    if (accept) {
+      c.accepted = true;
+      // L63A3: a revoke is established when a member of the offending side "makes or agrees to a claim".
+      const side = this.sideOf(seat);
+      this.establishWhere((r) => this.sideOf(r.seat) === side, 'claim');
+    } else {
+      this.claim = null;
+      this.notes.push(`${SEATS[seat]} disputed ${SEATS[c.seat]}'s claim of ${c.tricks} tricks; the director was called`);
+    }
+    return null;
+  }
+
+  /** Why `seat` cannot answer a claim now, or null: there must be one standing, and he must be an adversary of it. */
+  claimAnswerProblem(seat: number): string | null {
+    const c = this.claim;
+    if (!c) return 'there is no claim standing to answer';
+    if (c.accepted) return `the claim of ${c.tricks} by ${SEATS[c.seat]} was already accepted`;
+    if (!this.seats.includes(seat) || this.sideOf(seat) === c.side) return `${SEATS[seat]} is not an adversary of the claimant ${SEATS[c.seat]}; an adversary accepts or disputes a claim`;
+    return null;
   }
 
   /** Play goes on after a claim: Am. 36 / Dup. VII.2, the claimant's partner's cards are liable. */
@@ -1106,6 +1156,7 @@ export class DealPlay {
     if (this.seats.length === 2) r.sides = { NS: names[0] as Seat, EW: names[1] as Seat };
     if (this.abandoned) r.abandoned = this.abandoned;
     if (marks) r.marks = marks;
+    if (this.claim) r.claim = { seat: SEATS[this.claim.seat], tricks: this.claim.tricks, accepted: this.claim.accepted };
     if (this.notes.length) r.notes = this.notes;
     return r;
   }

@@ -74,6 +74,10 @@ export interface DealFacts {
   penalties: PenaltyChoice[];
 }
 
+function findingKey(f: Finding): string {
+  return `${f.kind} ${f.seat} ${f.trick} ${f.law} ${f.card ?? ''} ${f.seq ?? ''}`;
+}
+
 /** A card table under the laws: fold events in, ask questions of the state. */
 export class Table {
   private readonly opts: TableOptions;
@@ -106,6 +110,9 @@ export class Table {
       return NONE;
     }
     if (ev.type === 'honours') return this.honours(ev);
+    // About the table, not the play: the journal and the terminal read them; the fold has nothing to change.
+    if (ev.type === 'result-accepted' || ev.type === 'director-call' || ev.type === 'players') return NONE;
+    if (ev.type === 'contract' && this.current?.awaitingContract && this.current.playBegun) return this.lateContract(ev);
     if (ev.type === 'abandon') {
       if (this.current) this.current.abandoned = ev.reason ?? 'abandoned';
       this.close();
@@ -121,6 +128,12 @@ export class Table {
       case 'remedy': this.remedy(ev); break;
       case 'exchange': d.exchange(seatIndex(ev.seat)); break;
       case 'contract': d.setContract(ev.contract); break;
+      case 'claim-accepted':
+      case 'claim-disputed': {
+        const err = d.answerClaim(seatIndex(ev.seat), ev.type === 'claim-accepted', ev.seq);
+        if (err) d.notes.push(`${ev.type}: ${err}`);
+        break;
+      }
     }
     // Most events find nothing: share one empty array rather than allocate per card.
     return d.findings.length === before ? NONE : d.findings.slice(before);
@@ -160,6 +173,21 @@ export class Table {
     return null;
   }
 
+  /**
+   * Bridge: the contract is entered after the opening lead was read (the terminal is often late). WBF L41A: the
+   * opening lead is made by "the defender on presumed declarer's left", so no lead can be judged before the contract
+   * is known: the deal is folded again with the contract first, and the findings it makes now are returned.
+   */
+  private lateContract(ev: TableEvent): Finding[] {
+    const before = new Set(this.current!.findings.map(findingKey));
+    const [deal, ...rest] = this.dealEvents;
+    this.current = this.startDeal(deal as DealEvent);
+    this.dealEvents = [deal];
+    this.curPenalties = [];
+    for (const e of [ev, ...rest]) this.apply(e);
+    return this.current.findings.filter((f) => !before.has(findingKey(f)));
+  }
+
   /** A card placed face up in a seat's zone. */
   place(seat: Seat, card: string): Finding[] {
     return this.apply({ type: 'place', seat, card });
@@ -187,6 +215,22 @@ export class Table {
     if (ev.remedy === 'tricks' || ev.remedy === 'points') this.curPenalties.push({ remedy: ev.remedy, by: ev.by, ...(ev.points ? { points: ev.points } : {}) });
     d.liableAsPenalties();
     return d.remedy({ ...ev, type: 'remedy' });
+  }
+
+  /** Why `seat` cannot accept or dispute a claim now (no claim standing, or he is the claimant's side), or null. */
+  claimAnswerProblem(seat: Seat): string | null {
+    return this.current ? this.current.claimAnswerProblem(seatIndex(seat)) : 'there is no deal in progress, so no claim to answer';
+  }
+
+  /** Bridge: the contract of the deal in progress (e.g. "4HSX"), once known; null otherwise. */
+  contract(): string | null {
+    return this.current?.contract ?? null;
+  }
+
+  /** Bridge: the declarer of the deal in progress, once the contract is known; null otherwise. */
+  declarer(): Seat | null {
+    const d = this.current?.declarer ?? -1;
+    return d < 0 ? null : SEATS[d];
   }
 
   /** The seat to play next, or null when no deal is in play or the play is over. */

@@ -62,6 +62,8 @@ export interface DealResult {
   sides?: Record<Side, Seat>;
   /** Extension: the deal was abandoned (a new deal is required); the reason given. */
   abandoned?: string;
+  /** Extension: the claim that ended the play, and whether an adversary accepted it (Am. 27). */
+  claim?: { seat: Seat; tricks: number; accepted: boolean };
   /** Extension: things the engine could not apply (a remedy nobody was entitled to, a bad contract). */
   notes?: string[];
 }

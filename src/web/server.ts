@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { TerminalApi } from './terminal-api.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.json': 'application/json' };
@@ -18,6 +19,8 @@ export interface WebViewOptions {
   base?: string;
   /** The broker's WebSocket URL as the browser must use it; a path such as "/mqtt" means this server. */
   wsUrl: string;
+  /** The table terminal's API (/terminal/api/); without it the terminal's calls are answered 404. */
+  terminal?: TerminalApi;
 }
 
 export interface WebView {
@@ -42,7 +45,15 @@ export class WebPortError extends Error {
 export async function startWebView(opts: WebViewOptions): Promise<WebView> {
   const mqttBundle = join(dirname(createRequire(import.meta.url).resolve('mqtt/package.json')), 'dist', 'mqtt.min.js');
   const config = JSON.stringify({ club: opts.club, table: opts.table, base: opts.base ?? 'tenace', wsUrl: opts.wsUrl });
-  const server = createServer((req, res) => { void serve(req, res, config, mqttBundle); });
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    // The terminal's calls act for the table; everything else here is read-only (GET).
+    if (path.startsWith('/terminal/api/') && opts.terminal) {
+      opts.terminal.handle(req, res, path).catch(() => { if (!res.headersSent) send(res, 500, 'text/plain', 'terminal error'); else res.end(); });
+      return;
+    }
+    void serve(req, res, config, mqttBundle);
+  });
   // Every socket, upgraded ones included: an open page's MQTT WebSocket would otherwise hold close() until it times out.
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => { sockets.add(s); s.once('close', () => sockets.delete(s)); });
@@ -69,7 +80,8 @@ async function serve(req: IncomingMessage, res: ServerResponse, config: string, 
   const path = new URL(req.url ?? '/', 'http://x').pathname;
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'GET only');
   if (path === '/config.json') return send(res, 200, TYPES['.json'], config);
-  const file = path === '/mqtt.min.js' ? mqttBundle : join(ROOT, normalize(path === '/' ? '/index.html' : path));
+  const page = path === '/' ? '/index.html' : path === '/terminal' || path === '/terminal/' ? '/terminal/index.html' : path;
+  const file = path === '/mqtt.min.js' ? mqttBundle : join(ROOT, normalize(page));
   if (!file.startsWith(ROOT) && file !== mqttBundle) return send(res, 403, 'text/plain', 'forbidden');
   try {
     const body = await readFile(file);

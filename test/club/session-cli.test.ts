@@ -15,7 +15,7 @@ afterEach(async () => {
 describe('tenace session simulate', () => {
   it('plays a compass session on the embedded broker with a fouled tray, a wrong tray and a revoke, and prints the standings', async () => {
     run = startCli(['session', 'simulate', '--tables', '3', '--movement', 'compass', '--boards-per-round', '1', '--speed', 'max', '--exit',
-      '--http-port', '0', '--json', '--seed', '5', '--faults', 'fouled=1,wrong-tray=1,revokes=1']);
+      '--http-port', '0', '--json', '--seed', '5', '--claims', '0', '--faults', 'fouled=1,wrong-tray=1,revokes=1']);
     const code = await run.exited;
     expect(code, run.err()).toBe(0);
     const out = JSON.parse(run.out()) as ScoreReport & { session: SessionCheck };

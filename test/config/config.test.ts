@@ -51,6 +51,7 @@ describe('loading a valid config', () => {
       feed: { embargo: 'tray-complete', director: true },
       hardware: { bridges: [], scanner: { mode: 'none', baudRate: 9600, terminator: 'cr', interByteTimeoutMs: 50 }, decks: [] },
       http: { port: 8080, host: '0.0.0.0' },
+      terminal: { tries: 5 },
       log: { level: 'info' },
     });
   });

@@ -56,7 +56,7 @@ export interface PlannedPlay {
   /** The result as played, for a hand-scored table to enter: bridge the declarer's tricks, whist N-S's. */
   result?: { tricks: number; lead: string };
   /** The play stopped with a claim of the remaining tricks (Am. 27; Law 68): after trick `afterTrick`. */
-  claim?: { seat: Seat; tricks: number; afterTrick: number };
+  claim?: { seat: Seat; tricks: number; afterTrick: number; disputed?: true };
   /** The events the table's hardware produces, after its deal starts: places and lifts (and a bridge `contract`). */
   events: TableEvent[];
 }
@@ -228,7 +228,8 @@ function playOf(rng: Rng, p: PlannedPlay, hands: [Hand, Hand, Hand, Hand], tray:
     const claimant = declarer >= 0 ? declarer : winners[afterTrick - 1];
     const tricks = winners.slice(afterTrick).filter((w) => w % 2 === claimant % 2).length;
     p.events = cutAfterTrick(p.events, afterTrick);
-    p.claim = { seat: SEATS[claimant], tricks, afterTrick };
+    // One claim in three is disputed first (the director is called, and lets it stand).
+    p.claim = { seat: SEATS[claimant], tricks, afterTrick, ...(rng.int(3) === 0 ? { disputed: true as const } : {}) };
     p.events.push({ type: 'claim', seat: SEATS[claimant], tricks });
   }
   if (contract) p.events.unshift({ type: 'contract', contract });

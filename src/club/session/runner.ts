@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
+import { SEATS, type Seat } from '../../cards/seat.js';
 import { dealAtTable } from '../../cards/tray-turn.js';
 import { type Simulation, startSimulation } from '../../daemon/simulation.js';
 import type { TableEvent } from '../../formats/table-log.js';
@@ -137,7 +138,10 @@ export async function runSession(opts: RunOptions): Promise<SessionOutcome> {
       tables.set(t, handle);
       stack.push(() => handle.sim.stop());
     }
-    say(`${plan.plays.size} tables${plan.handScored.length ? ` (${plan.handScored.length} hand-scored)` : ""}, ${plan.trays.size} trays, ${plan.schedule.rounds.length} rounds of ${plan.schedule.movement}`);
+    say(`${plan.plays.size} tables${plan.handScored.length ? ` (${plan.handScored.length} hand-scored)` : ''}, ${plan.trays.size} trays, ${plan.schedule.rounds.length} rounds of ${plan.schedule.movement}`);
+    // One table's terminal, as its players would open it (every table serves one; the daemon logs each URL and PIN).
+    const [firstNo, first] = [...tables][0] ?? [];
+    if (first?.sim.url) say(`table ${firstNo}'s terminal at ${first.sim.url}terminal/ (PIN ${first.sim.controller.terminalPin})`);
 
     const barrier = new SlotBarrier(plan);
     const check = newCheck(plan);
@@ -227,7 +231,7 @@ async function playTable(table: number, h: TableHandle, plays: readonly PlannedP
         await h.restart();
         await h.sim.playEvents(p.events.slice(cut));
       } else {
-        await sim.playEvents(p.events);
+        await playAtTable(h.sim, p, ctx);
       }
       const lastCard = h.sim.controller.journal.events(before).filter((e) => e.type === 'place').at(-1);
       if (lastCard?.at) ctx.timings.push({ table, board: p.board, lastCardAt: Date.parse(lastCard.at) });
@@ -245,6 +249,61 @@ async function playTable(table: number, h: TableHandle, plays: readonly PlannedP
     }
     ctx.check.played++;
     ctx.chaos.onPlayed?.(ctx.check.played);
+  }
+}
+
+/**
+ * A play as the people at the table make it: the cards through the readers, and what the readers cannot see through
+ * the table's terminal (its HTTP interface, as the page uses it): the contract, a claim and the opponents' answer
+ * (a disputed claim calls the director, who lets it stand), and the opponents' acceptance of the result.
+ */
+async function playAtTable(sim: Simulation, p: PlannedPlay, ctx: PlayContext): Promise<void> {
+  if (!sim.url) return sim.playEvents(p.events);
+  const terminal = await TableTerminal.open(sim.url, sim.controller.terminalPin);
+  let cards: TableEvent[] = [];
+  const flush = async () => { if (cards.length) await sim.playEvents(cards); cards = []; };
+  for (const ev of p.events) {
+    if (ev.type === 'place' || ev.type === 'lift') { cards.push(ev); continue; }
+    await flush();
+    if (ev.type === 'contract') await terminal.send('set-contract', { contract: ev.contract });
+    else if (ev.type === 'claim') {
+      const adversary = SEATS[(SEATS.indexOf(ev.seat) + 1) % 4];
+      await terminal.send('claim', { seat: ev.seat, tricks: ev.tricks });
+      if (p.claim?.disputed) {
+        await terminal.send('answer-claim', { seat: adversary, accept: false, reason: 'we think we take a trick' });
+        // The director comes, hears both sides, and lets the claim stand (L70): it is made again and accepted.
+        await terminal.send('claim', { seat: ev.seat, tricks: ev.tricks });
+      }
+      await terminal.send('answer-claim', { seat: adversary, accept: true });
+    } else {
+      await sim.playEvents([ev]);
+    }
+  }
+  await flush();
+  if (p.contract) {
+    const declarer = p.contract.match(/([NESW])X{0,2}$/)![1];
+    await terminal.send('accept-result', { seat: SEATS[(SEATS.indexOf(declarer as Seat) + 1) % 4], board: p.board }).catch((e: Error) => ctx.say(`table ${p.table}: ${e.message}`));
+  }
+}
+
+/** A table terminal's HTTP interface: the PIN opens it, then each action is a command with its own transaction id. */
+class TableTerminal {
+  private n = 0;
+  private constructor(private readonly url: string, private readonly cookie: string) {}
+
+  static async open(url: string, pin: string): Promise<TableTerminal> {
+    const res = await fetch(new URL('terminal/api/pin', url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pin }) });
+    if (!res.ok) throw new Error(`the table terminal refused its PIN: ${res.status}`);
+    return new TableTerminal(url, (res.headers.get('set-cookie') ?? '').split(';')[0]);
+  }
+
+  async send(cmd: string, body: Record<string, unknown>): Promise<void> {
+    const res = await fetch(new URL(`terminal/api/command/${cmd}`, this.url), {
+      method: 'POST', headers: { 'content-type': 'application/json', cookie: this.cookie },
+      body: JSON.stringify({ transaction: `sim-${process.pid}-${Date.now()}-${++this.n}`, ...body }),
+    });
+    const j = await res.json() as { ok?: boolean; error?: string };
+    if (!j.ok) throw new Error(`the table terminal refused ${cmd}: ${j.error ?? res.status}`);
   }
 }
 
