@@ -103,6 +103,7 @@ export function parseAssignment(payload: Uint8Array | string, want: { session: s
   if (typeof o.variant !== 'string') return bad('variant', 'must be the variant of the session, e.g. "duplicate-whist"');
   if (typeof o.movement !== 'string') return bad('movement', 'must name the movement, e.g. "mitchell"');
   if (o.turn !== undefined && !isTrayTurn(o.turn)) return bad('turn', `must be the quarter turns of the trays this round, 0-3 (got ${JSON.stringify(o.turn)})`);
+  if (o.pin !== undefined && !(typeof o.pin === 'string' && /^[0-9]{4,8}$/.test(o.pin))) return bad('pin', 'must be the table terminal\'s PIN, 4 to 8 digits as text');
   if (o.trump !== undefined && !(typeof o.trump === 'string' && /^[SHDC]$/.test(o.trump))) return bad('trump', `must be the suit declared trumps for the sitting, S, H, D or C (got ${JSON.stringify(o.trump)})`);
   return { ok: true, value: o as unknown as RoundAssignment };
 }

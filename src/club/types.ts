@@ -138,6 +138,8 @@ export interface RoundAssignment {
   /** A trump suit declared for the sitting, no trump turned (Dup. IV.11): the original plays take it. */
   trump?: string;
   variant: string;
+  /** The table terminal's PIN for this session, made by the director (its console lists every table's). */
+  pin?: string;
   at: string;
 }
 

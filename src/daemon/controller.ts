@@ -74,7 +74,8 @@ export class Controller {
   broker: EmbeddedBroker | null = null;
   web: WebView | null = null;
   /** The table terminal's PIN this run: `terminal.pin`, or four digits made at start (logged with the terminal's URL). */
-  readonly terminalPin: string;
+  /** The PIN made at start, used when neither the config nor the director's assignment gives one. */
+  private readonly ownPin: string;
   private readonly opts: ControllerOptions;
   private readonly log: Logger;
   private readonly extensions: Extension[] = [];
@@ -90,10 +91,15 @@ export class Controller {
     this.table = new Table({ variant: opts.config.variant });
     const c = opts.config;
     this.club = c.session ? new ClubMemory(c.session, c.table.id) : null;
-    this.terminalPin = c.terminal?.pin ?? makePin();
+    this.ownPin = makePin();
   }
 
   /** True when scans are decided by the club layer: a session, and `club.trays` not false. */
+  /** The table terminal's PIN: the config's, else the one the director gave the table for this session, else its own. */
+  get terminalPin(): string {
+    return this.opts.config.terminal?.pin ?? this.club?.assignment?.pin ?? this.ownPin;
+  }
+
   private get clubTrays(): boolean {
     return this.club !== null && this.opts.config.club.trays !== false;
   }
@@ -390,7 +396,7 @@ export class Controller {
         const { startWebView } = await import('../web/server.js');
         const { TerminalApi } = await import('../web/terminal-api.js');
         const terminal = new TerminalApi({
-          pin: this.terminalPin, tries: c.terminal?.tries ?? 5, view: () => this.terminalView(),
+          pin: () => this.terminalPin, tries: c.terminal?.tries ?? 5, view: () => this.terminalView(),
           submit: (cmd, body) => this.feed?.submit(cmd, body) ?? null,
         });
         this.web = await startWebView({ port: c.http.port, host: c.http.host, club: c.club.id, table: c.table.id, base: c.mqtt.baseTopic, wsUrl, terminal });

@@ -17,8 +17,8 @@ const COOKIE = 'tenace_terminal';
 const MAX_BODY = 16 * 1024;
 
 export interface TerminalApiOptions {
-  /** The table's PIN, 4-8 digits. */
-  pin: string;
+  /** The table's PIN, 4-8 digits (asked each time: the director's assignment may bring it). */
+  pin(): string;
   /** Wrong PINs allowed before the terminal locks for LOCK_MS. */
   tries: number;
   view(): TerminalView;
@@ -86,7 +86,7 @@ export class TerminalApi {
       pin = undefined;
     }
     if (typeof pin !== 'string' || !/^[0-9]{1,8}$/.test(pin)) return json(res, 400, { ok: false, error: 'pin: enter the table\'s PIN, 4 to 8 digits' });
-    if (!same(pin, this.opts.pin)) {
+    if (!same(pin, this.opts.pin())) {
       this.wrong++;
       const left = this.opts.tries - this.wrong;
       if (left <= 0) {

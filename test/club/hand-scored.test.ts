@@ -2,11 +2,14 @@
 // terminal, Bridgemate-style. The HTTP side without a browser: the table's PIN (a wrong one refused, and refused
 // outright after five a minute), a smart table refused, a result checked and taken once however often it is sent,
 // and scored among the others, marked hand-scored. The page itself is tested in Chromium (test/web/hand-terminal).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import mqtt from 'mqtt';
 import { describe, expect, it } from 'vitest';
 import { nextMoves } from '../../src/club/director/hand-table.js';
 import { tablePin } from '../../src/club/director/hand-scored.js';
 import type { Schedule } from '../../src/club/types.js';
-import { SCHEDULE, cleanupAfterEach } from './director-rig.js';
+import { BROKER, SCHEDULE, cleanupAfterEach } from './director-rig.js';
 import { startHandScoredDirector } from './hand-rig.js';
 
 const cleanup = cleanupAfterEach();
@@ -89,5 +92,20 @@ describe('the hand-scoring terminal (issue 17)', () => {
     expect(nextMoves(s, 1, 1)).toEqual({ round: 2, ns: 1, ew: 2, trays: 2, notes: [] });
     expect(nextMoves(s, 2, 1)).toEqual({ round: 2, ns: 2, ew: 1, trays: 1, notes: [] });
     expect(nextMoves(s, 1, 2)).toBeNull();
+  });
+});
+
+describe('every table\'s PIN from the director (issue 17: the console lists them)', () => {
+  it('the assignment carries the table terminal\'s PIN, private to the table (its topic is not public in mosquitto/acl)', async () => {
+    const club = `hs${process.pid}p`;
+    const { director } = await handScoredDirector(club);
+    const client = await mqtt.connectAsync(BROKER, { clientId: `pin-watch-${process.pid}` });
+    cleanup.push(() => client.endAsync());
+    const got = new Map<string, string | undefined>();
+    client.on('message', (topic, payload) => { if (payload.length) got.set(topic.split('/')[2], (JSON.parse(payload.toString()) as { pin?: string }).pin); });
+    await client.subscribeAsync(`tenace/${club}/+/assignment`, { qos: 1 });
+    await expect.poll(() => got.size, { timeout: 5000 }).toBe(2);
+    expect(Object.fromEntries(got)).toEqual(director.tablePins());
+    expect(readFileSync(join(import.meta.dirname, '..', '..', 'mosquitto', 'acl'), 'utf8')).not.toMatch(/^pattern read .*assignment/m);
   });
 });

@@ -154,7 +154,7 @@ describe('the terminal\'s actions (a PIN session)', () => {
 describe('the PIN\'s bounded tries', () => {
   it('after the last try the terminal is locked, even to the right PIN, until the lock time has passed', async () => {
     let now = 1_000_000;
-    const api = new TerminalApi({ pin: '9753', tries: 2, view: () => ({}) as TerminalView, submit: () => null, now: () => now });
+    const api = new TerminalApi({ pin: () => '9753', tries: 2, view: () => ({}) as TerminalView, submit: () => null, now: () => now });
     const web = await startWebView({ port: 0, host: '127.0.0.1', club: 'c', table: '1', wsUrl: '/mqtt', terminal: api });
     try {
       const pin = async (p: string) => {

@@ -199,8 +199,8 @@ export class DirectorService {
   /** Open the store, rebuild everything from it, connect to the broker and start the page. */
   async start(): Promise<void> {
     if (!this.store) this.store = await DirectorStore.open(this.c.store.url);
-    await this.rebuild();
     this.pinSecret = await this.store.metaValue('table-pin-secret', newPinSecret);
+    await this.rebuild();
     const cl = this.c.cluster;
     this.instance = cl ? (cl.instance ?? `${hostname()}-${process.pid}`) : '';
     this.clientId = this.c.mqtt.clientId
@@ -1020,7 +1020,7 @@ export class DirectorService {
       ...(entry?.ns !== undefined ? { ns: entry.ns } : {}), ...(entry?.ew !== undefined ? { ew: entry.ew } : {}),
       ...(entry?.players ? { players: entry.players } : {}), ...(entry?.turn ? { turn: entry.turn } : {}),
       ...(this.c.trump ? { trump: this.c.trump } : {}),
-      trays, tables: this.schedule.tables, variant: this.c.variant, at: this.now().toISOString(),
+      trays, tables: this.schedule.tables, variant: this.c.variant, pin: tablePin(this.pinSecret, this.c.session, ts.id), at: this.now().toISOString(),
     };
     this.assignments.set(ts.id, a);
     work.write((tx) => tx.putAssignment(this.c.session, a));
