@@ -6,6 +6,7 @@ import { join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { parseDirectorConfig } from '../../src/club/director/config.js';
+import { describeConfig } from '../../src/cli/check-config.js';
 import { parseConfig } from '../../src/config/load.js';
 import { configSchema } from '../../src/config/schema.js';
 import { parseDeck } from '../../src/hardware/deck.js';
@@ -174,6 +175,13 @@ describe('the examples in docs/, hardware/ and config/', () => {
     const stated = /`terminator`\s+defaults to `(\w+)`/.exec(setup)?.[1];
     expect(stated).toBe(scanner.terminator.default);
     for (const m of setup.matchAll(/terminator: (\w+)/g)) expect(scanner.terminator.enum).toContain(m[1]);
+  });
+
+  it('a hid scanner given by its udev link alone is accepted, and check-config names the link', () => {
+    const c = readConfig('hardware:\n  scanner: { mode: hid, port: /dev/tenace-scanner-hid }\n', 'hid by port');
+    expect(describeConfig(c as never)).toContain('HID scanner on /dev/tenace-scanner-hid');
+    const r = parseConfig('club: { id: ely }\ntable: { id: "7" }\nhardware: { scanner: { mode: hid } }\n');
+    expect(r.ok ? [] : r.errors.map((e) => e.path)).toEqual(['hardware.scanner.vendorId', 'hardware.scanner.productId']);
   });
 
   it('the udev rules under hardware/ and systemd/ are the same file', () => {
