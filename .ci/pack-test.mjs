@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // The package as a club gets it: `npm pack`, then in a scratch folder `npm install --omit=dev` of the tarball, the
 // demo run through `npx tenace simulate` with its table view fetched over HTTP, and the README's API example run by
-// plain node and type-checked against the shipped declarations. Needs the npm cache that `npm ci` filled (offline-
+// plain node and type-checked against the shipped declarations, and the Raspberry Pi guide's install from the release
+// (docs/raspberry-pi.md, step 4) run as written into a scratch folder. Needs the npm cache that `npm ci` filled (offline-
 // safe). Run by .ci/run after the tests; `npm run test:package` runs it alone. Exits 1 naming what is wrong.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -110,6 +111,43 @@ if (!kinds.includes('renounce-in-error')) throw new Error('a renounce was not fo
   run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], app);
 }
 
+/**
+ * docs/raspberry-pi.md, step 4 ("On the Pi"), run as written but into the scratch folder: the release tarball
+ * unpacked into /opt/tenace, `npm ci --omit=dev` against the release's lockfile, the tenace link, `tenace --version`,
+ * and the firmware sources unpacked for the bench tool. The file names the guide uses must be this release's.
+ */
+function checkPiInstall(tgz) {
+  const guide = readFileSync(join(ROOT, 'docs', 'raspberry-pi.md'), 'utf8');
+  const section = guide.slice(guide.indexOf('## 4. Install tenace'), guide.indexOf('## 5.'));
+  const onPi = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes('tar -xzf ~/tenace-'));
+  if (!onPi) fail('docs/raspberry-pi.md, step 4, has no block that unpacks the release on the Pi');
+  const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
+  const firmware = /^version=(.*)$/m.exec(readFileSync(join(ROOT, 'firmware-bridge', 'library.properties'), 'utf8'))[1];
+  for (const [named, want] of [[/tenace-(\d[\w.]*)\.tgz/, version], [/tenace-firmware-bridge-(\d[\w.]*)\.tgz/, firmware]]) {
+    const got = named.exec(onPi)?.[1];
+    if (got !== want) fail(`docs/raspberry-pi.md, step 4, names version ${got} where this release has ${want} (${named.source})`);
+  }
+  const home = join(scratch, 'home');
+  const bin = join(scratch, 'bin');
+  mkdirSync(home);
+  mkdirSync(bin);
+  // What the PC copied over (step 4's scp): the tarball, the lockfile, the firmware sources.
+  copyFileSync(tgz, join(home, `tenace-${version}.tgz`));
+  copyFileSync(join(ROOT, 'package-lock.json'), join(home, 'package-lock.json'));
+  run('tar', ['-czf', join(home, `tenace-firmware-bridge-${firmware}.tgz`), '--exclude=build', 'firmware-bridge'], ROOT);
+  const script = onPi.split('\n').map((l) => l
+    .replaceAll('~/', `${home}/`).replaceAll('/opt/tenace', join(scratch, 'opt', 'tenace')).replaceAll('/usr/local/bin', bin)
+    .replace(/^sudo /, '').replace(/ -o "\$USER" -g "\$USER"/, '')).join('\n');
+  mkdirSync(join(scratch, 'opt'));
+  const r = spawnSync('bash', ['-euo', 'pipefail', '-c', script], {
+    cwd: home, encoding: 'utf8',
+    env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false' },
+  });
+  if (r.status !== 0) fail(`docs/raspberry-pi.md, step 4, failed (${r.status ?? r.signal}):\n${script}\n${r.stdout}${r.stderr}`);
+  if (!r.stdout.includes(`tenace ${version}`)) fail(`tenace --version after docs/raspberry-pi.md, step 4, did not print "tenace ${version}":\n${r.stdout}`);
+  if (!existsSync(join(home, 'tenace-src', 'firmware-bridge', 'Makefile'))) fail('step 4 did not unpack the firmware sources into ~/tenace-src');
+}
+
 try {
   step(`npm pack (builds dist/) into ${scratch}`);
   run('npm', ['pack', '--pack-destination', scratch, '--silent'], ROOT);
@@ -128,6 +166,8 @@ try {
   checkSession();
   step("the README's API example from plain node, and its types");
   checkApi();
+  step('docs/raspberry-pi.md, step 4: the release unpacked into /opt/tenace, npm ci --omit=dev, tenace --version');
+  checkPiInstall(join(scratch, tgz));
   step('ok');
 } catch (e) {
   process.stderr.write(`pack-test: FAILED: ${e instanceof Failure ? e.message : e.stack}\n`);

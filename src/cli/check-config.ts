@@ -26,7 +26,8 @@ export function describeConfig(c: TenaceConfig): string {
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
   const scanner = c.hardware.scanner.mode === 'none' ? 'no scanner'
     : c.hardware.scanner.mode === 'serial' ? `scanner on ${c.hardware.scanner.port}`
-      : `HID scanner ${hex(c.hardware.scanner.vendorId)}:${hex(c.hardware.scanner.productId)}`;
+      : c.hardware.scanner.port !== undefined ? `HID scanner on ${c.hardware.scanner.port}`
+        : `HID scanner ${hex(c.hardware.scanner.vendorId)}:${hex(c.hardware.scanner.productId)}`;
   return [
     `ok: club ${c.club.id} table ${c.table.id}`,
     `${plural(c.hardware.bridges.length, 'bridge')} (${plural(readers.length, 'reader')}${seats ? `: ${seats}` : ''})`,

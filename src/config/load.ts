@@ -384,9 +384,11 @@ function crossChecks(data: Record<string, unknown>, warnings: ConfigError[]): Co
     if (scanner.mode === 'serial' && scanner.port === undefined) {
       errors.push({ path: 'hardware.scanner.port', message: 'is required when hardware.scanner.mode is serial: give the scanner\'s serial device, e.g. /dev/tenace-scanner' });
     }
-    if (scanner.mode === 'hid') {
+    // A hid scanner is opened by its hidraw path when port names one (the udev rules' /dev/tenace-scanner-hid),
+    // otherwise by its USB ids.
+    if (scanner.mode === 'hid' && scanner.port === undefined) {
       for (const k of ['vendorId', 'productId']) {
-        if (scanner[k] === undefined) errors.push({ path: `hardware.scanner.${k}`, message: `is required when hardware.scanner.mode is hid: give the scanner's USB ${k === 'vendorId' ? 'vendor' : 'product'} id as shown by lsusb, e.g. 0x05e0` });
+        if (scanner[k] === undefined) errors.push({ path: `hardware.scanner.${k}`, message: `is required when hardware.scanner.mode is hid and no port is given: give the scanner's USB ${k === 'vendorId' ? 'vendor' : 'product'} id as shown by lsusb, e.g. 0x05e0, or set port: /dev/tenace-scanner-hid` });
       }
     }
     if (scanner.mode === 'serial') warnUnstablePort(scanner.port, 'hardware.scanner.port', warnings);

@@ -11,7 +11,7 @@ export type SeatName = 'N' | 'E' | 'S' | 'W';
 export type FsyncMode = 'always' | 'group';
 export type Embargo = 'live' | 'deal-end' | 'tray-complete';
 export type ScannerMode = 'serial' | 'hid' | 'none';
-export type Terminator = 'cr' | 'lf' | 'crlf' | 'none';
+export type Terminator = 'cr' | 'lf' | 'crlf' | 'any' | 'none';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface ReaderConfig {
@@ -245,11 +245,12 @@ export const configSchema = {
           default: {},
           properties: {
             mode: { type: 'string', enum: ['serial', 'hid', 'none'], default: 'none' },
-            port: { type: 'string', minLength: 1, fix: 'must be the scanner\'s serial device, e.g. /dev/tenace-scanner' },
+            port: { type: 'string', minLength: 1, fix: 'must be the scanner\'s device: /dev/tenace-scanner in serial mode, /dev/tenace-scanner-hid in hid mode' },
             baudRate: { type: 'integer', minimum: 1, default: 9600, fix: 'must be a positive whole number, e.g. 9600' },
             vendorId: { type: 'integer', minimum: 0, maximum: 65535, fix: 'must be the USB vendor id, e.g. 0x05e0 (see lsusb)' },
             productId: { type: 'integer', minimum: 0, maximum: 65535, fix: 'must be the USB product id, e.g. 0x1200 (see lsusb)' },
-            terminator: { type: 'string', enum: ['cr', 'lf', 'crlf', 'none'], default: 'cr' },
+            // any (the serial driver's own default) ends a scan at CR, LF or CR LF, whatever suffix the scanner is set to.
+            terminator: { type: 'string', enum: ['cr', 'lf', 'crlf', 'any', 'none'], default: 'any' },
             interByteTimeoutMs: {
               type: 'integer', minimum: 1, maximum: 10000, default: 50,
               fix: 'must be a whole number of milliseconds from 1 to 10000',

@@ -37,16 +37,19 @@ function certificateListener(dir: string, port: number): string {
   return `\nlistener ${port} 127.0.0.1\ncafile ${dir}/ca.crt\ncertfile ${dir}/server.crt\nkeyfile ${dir}/server.key\nrequire_certificate true\nuse_identity_as_username true\n`;
 }
 
-/** mosquitto/tenace.conf with its ports and paths moved into `dir`; the websockets listener kept only if supported. */
+/**
+ * mosquitto/tenace.conf and tenace-tls.conf with their ports and paths moved into `dir`, after the persistence lines
+ * that Debian's packaged mosquitto.conf gives them; the websockets listener kept only if supported.
+ */
 function shippedConfig(dir: string, p: typeof ports): string {
-  let conf = readFileSync(join(ROOT, 'mosquitto', 'tenace.conf'), 'utf8');
+  let conf = `persistence true\npersistence_location ${dir}/\n`
+    + readFileSync(join(ROOT, 'mosquitto', 'tenace.conf'), 'utf8') + readFileSync(join(ROOT, 'mosquitto', 'tenace-tls.conf'), 'utf8');
   const replace = (from: RegExp, to: string) => {
     if (!from.test(conf)) throw new Error(`tenace.conf no longer matches ${from}: update this test`);
     conf = conf.replace(from, to);
   };
   replace(/^password_file .*$/m, `password_file ${dir}/passwd`);
   replace(/^acl_file .*$/m, `acl_file ${dir}/acl`);
-  replace(/^persistence_location .*$/m, `persistence_location ${dir}/`);
   replace(/^listener 1883 127\.0\.0\.1$/m, `listener ${p.local} 127.0.0.1`);
   replace(/^listener 8883$/m, `listener ${p.tls} 127.0.0.1`);
   replace(/^cafile .*$/m, `cafile ${dir}/ca.crt`);
@@ -54,7 +57,6 @@ function shippedConfig(dir: string, p: typeof ports): string {
   replace(/^keyfile .*$/m, `keyfile ${dir}/server.key`);
   if (p.ws !== null) replace(/^listener 9001$/m, `listener ${p.ws} 127.0.0.1`);
   else replace(/^listener 9001\nprotocol websockets$/m, '# (websockets listener dropped: this mosquitto build has no websockets)');
-  replace(/^log_dest syslog$/m, '');
   return conf;
 }
 

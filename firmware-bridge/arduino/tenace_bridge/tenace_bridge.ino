@@ -1,12 +1,15 @@
 // tenace firmware bridge: Raspberry Pi Pico (RP2040, arduino-pico core) + MFRC522 readers on SPI0.
 //
 // This file is the glue and nothing else: pins, the MFRC522 ReaderPort, the USB serial pump, the
-// watchdog and the reset cause. The behaviour (protocol v1, debouncing, scheduling, resync) lives in
-// the plain C++ core in ../../src, built as the TenaceBridge library. See ../../README.md to build and
-// flash, ../../PROTOCOL.md for the wire format, ../../../hardware/wiring.md for the pins.
+// watchdog and the reset cause. The behaviour (protocol v2: boot ids and `since` replay; debouncing,
+// scheduling, resync) lives in the plain C++ core in ../../src, built as the TenaceBridge library.
+// See ../../README.md to build and flash, ../../PROTOCOL.md for the wire format,
+// ../../../hardware/wiring.md for the pins.
 //
-// Requirements: arduino-pico 4.x (rp2040.getResetReason), MFRC522 library 1.4.x ("MFRC522" by
-// GithubCommunity), and the TenaceBridge library (this firmware-bridge/ folder).
+// Pinned versions, the ones ../../README.md installs ("Building and flashing"): arduino-cli 1.1.1,
+// the arduino-pico core rp2040:rp2040 4.4.0 (rp2040.getResetReason, rp2040.hwrand32), the MFRC522
+// library 1.4.11 ("MFRC522" by GithubCommunity), and the TenaceBridge library (this firmware-bridge/
+// folder). The daemon needs protocol 2: docs/raspberry-pi.md has the compatibility table.
 
 #include <Arduino.h>
 #include <MFRC522.h>
@@ -21,7 +24,7 @@ using namespace tenace;
 
 namespace {
 
-constexpr char kFirmwareVersion[] = "1.0.0";
+constexpr char kFirmwareVersion[] = "2.0.0";  // 2.x speaks protocol v2; see CHANGELOG.md
 static_assert(sizeof(kFirmwareVersion) - 1 <= kMaxFirmwareLength, "firmware version too long for hello");
 
 // ---- Pins (GPIO numbers; hardware/wiring.md has the physical pins) ---------------------------
