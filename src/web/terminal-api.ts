@@ -1,10 +1,11 @@
 // The table terminal's HTTP API (web/terminal/): the players' PIN opens a session, and each action is a command on the
 // table's exactly-once path (the same checks, transaction index and journal as `request/<cmd>` on MQTT). The answer is
 // sent only once the command's event is on disk. Without a valid session every call but the PIN is refused (403).
-import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CommandResponse } from '../feed/mqtt-feed.js';
 import type { TerminalView } from './terminal-state.js';
+import { readBody, samePin } from './http-body.js';
 
 /** The commands the terminal may send; the others (start-deal, remedy, ...) stay the director's and the hardware's. */
 export const TERMINAL_COMMANDS = ['set-contract', 'claim', 'answer-claim', 'accept-result', 'call-director', 'undo-misread', 'set-players'] as const;
@@ -64,7 +65,7 @@ export class TerminalApi {
     if (!(TERMINAL_COMMANDS as readonly string[]).includes(cmd)) {
       return json(res, 403, { ok: false, error: `command: the terminal cannot send ${cmd}; it sends ${TERMINAL_COMMANDS.join(', ')}` });
     }
-    const body = await readBody(req);
+    const body = await readBody(req, MAX_BODY);
     if (body === null) return json(res, 413, { ok: false, error: `payload: send at most ${MAX_BODY} bytes` });
     const pending = this.opts.submit(cmd, body);
     if (!pending) return json(res, 503, { ok: false, error: 'The table is starting or stopping; try again in a moment.' });
@@ -78,7 +79,7 @@ export class TerminalApi {
       const min = Math.ceil((this.lockedUntil - now) / 60_000);
       return json(res, 429, { ok: false, error: `Too many wrong PINs: the terminal is locked for ${min} more minute${min === 1 ? '' : 's'}. Ask the director for the table's PIN.` });
     }
-    const body = await readBody(req);
+    const body = await readBody(req, MAX_BODY);
     let pin: unknown;
     try {
       pin = body === null ? undefined : (JSON.parse(body) as { pin?: unknown }).pin;
@@ -86,7 +87,7 @@ export class TerminalApi {
       pin = undefined;
     }
     if (typeof pin !== 'string' || !/^[0-9]{1,8}$/.test(pin)) return json(res, 400, { ok: false, error: 'pin: enter the table\'s PIN, 4 to 8 digits' });
-    if (!same(pin, this.opts.pin())) {
+    if (!samePin(pin, this.opts.pin())) {
       this.wrong++;
       const left = this.opts.tries - this.wrong;
       if (left <= 0) {
@@ -116,32 +117,12 @@ export class TerminalApi {
   }
 }
 
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 function cookieOf(header: string, name: string): string | null {
   for (const part of header.split(';')) {
     const [k, ...v] = part.trim().split('=');
     if (k === name) return v.join('=');
   }
   return null;
-}
-
-/** The request body as text, or null when it is larger than MAX_BODY. */
-function readBody(req: IncomingMessage): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_BODY) chunks.push(c);
-    });
-    req.on('end', () => resolve(size > MAX_BODY ? null : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {

@@ -2,7 +2,7 @@
 // players enter each result on the terminal the director serves (board, contract and declarer or the whist tricks,
 // the opening lead), the opponents accept it, and it reaches the director as a `table-result` decision on the
 // exactly-once path. The result is scored like any other and marked hand-scored: its cards were not verified.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { formatContract, parseContract } from '../../cards/contract.js';
 import { tryParseCard, formatCard } from '../../cards/card.js';
 import { getVariant } from '../../laws/variants.js';
@@ -74,12 +74,4 @@ export function tablePin(secret: string, session: string, table: string): string
 /** A new secret for the table PINs. */
 export function newPinSecret(): string {
   return randomBytes(32).toString('hex');
-}
-
-/** Compare a PIN as typed with the table's, in constant time. */
-export function pinMatches(given: unknown, pin: string): boolean {
-  if (typeof given !== 'string') return false;
-  const a = Buffer.from(given.trim());
-  const b = Buffer.from(pin);
-  return a.length === b.length && timingSafeEqual(a, b);
 }

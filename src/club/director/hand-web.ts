@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bridgeScore, isPassedOut } from '../scoring/bridge.js';
 import type { DecisionResponse } from './decisions.js';
-import { pinMatches } from './hand-scored.js';
+import { readBody, samePin } from '../../web/http-body.js';
 import type { HandTableView } from './hand-table.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'web', 'hand');
@@ -69,7 +69,7 @@ export function handScoringRoutes(api: HandScoringApi, headers: Record<string, s
     if (req.method !== 'POST') return json(res, 405, { error: 'POST only' });
     // A JSON body: a form on another site cannot send one without the browser asking this server first.
     if (!/^application\/json\b/.test(req.headers['content-type'] ?? '')) return json(res, 415, { error: 'send JSON (content-type: application/json)' });
-    const body = await readBody(req);
+    const body = await readBody(req, MAX_BODY);
     if (body === null) return json(res, 413, { error: `the request is over ${MAX_BODY} bytes` });
     let o: Record<string, unknown>;
     try {
@@ -84,7 +84,7 @@ export function handScoringRoutes(api: HandScoringApi, headers: Record<string, s
       if (pin === undefined) return json(res, 404, { error: `There is no table ${table.slice(0, 20)} in this session.` });
       const recent = (wrong.get(table) ?? []).filter((t) => t > now() - 60_000);
       if (recent.length >= TRIES_PER_MINUTE) return json(res, 429, { error: 'Too many wrong PINs. Wait a minute, or ask the director for the PIN.' });
-      if (!pinMatches(o.pin, pin)) {
+      if (!samePin(o.pin, pin)) {
         wrong.set(table, [...recent, now()]);
         return json(res, 403, { error: 'That is not this table\'s PIN. Ask the director for it.' });
       }
@@ -113,18 +113,4 @@ function preview(o: Record<string, unknown>): { nsScore?: number; error?: string
   } catch (e) {
     return { error: (e as Error).message };
   }
-}
-
-function readBody(req: IncomingMessage): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    let n = 0;
-    req.on('data', (b: Buffer) => {
-      n += b.length;
-      if (n > MAX_BODY) { resolve(null); req.destroy(); return; }
-      parts.push(b);
-    });
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    req.on('error', reject);
-  });
 }
