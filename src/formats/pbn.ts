@@ -11,6 +11,7 @@ import {
 import { suitIndex } from '../cards/card.js';
 import { formatContract, parseContractText } from '../cards/contract.js';
 import { printable, quote } from './quote.js';
+import { variantNames } from '../laws/variants.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Scanning: the text becomes games, each a list of tags and section tokens with their line numbers.
@@ -398,6 +399,8 @@ function buildRecord(items: Item[], inherit: Inheritance, errors: ParseError[]):
     }
   }
   if (rec.contract === undefined && auctionPassedOut(sections.get('Auction') ?? [])) rec.passedOut = true;
+  const fromTags = readTrumpTags(rec, value, lineOf, errors);
+  if (trump === null && fromTags !== null) trump = fromTags;
   const result = value('Result');
   if (result !== undefined) {
     const r = resultTricks(result, rec.declarer);
@@ -412,7 +415,7 @@ function buildRecord(items: Item[], inherit: Inheritance, errors: ParseError[]):
       errors.push({ line: play.line, message: `Play ${quote(playSeat)} must be the seat of the first card: N, E, S or W` });
     } else {
       if (trump === null) {
-        errors.push({ line: play.line, message: 'the Play section needs a Contract to know the trump suit; no trump assumed' });
+        errors.push({ line: play.line, message: 'the Play section needs a Contract, a TrumpCard or a Trump tag to know the trump suit; no trump assumed' });
         trump = -1;
       }
       readPlayInto(rec, SEATS[seatIndex(playSeat)], trump, play.line, sections.get('Play') ?? [], errors);
@@ -421,6 +424,32 @@ function buildRecord(items: Item[], inherit: Inheritance, errors: ParseError[]):
     errors.push({ line: sections.get('Play')![0].line, message: 'cards follow a Play tag that names no seat' });
   }
   return rec;
+}
+
+/**
+ * Our extension tags: `[Variant]` (the game, e.g. "duplicate-whist"), `[TrumpCard]` (the turned trump card) and
+ * `[Trump]` (a suit declared trumps, Dup. IV.11). Returns the trump suit they give, or null.
+ */
+function readTrumpTags(rec: DealRecord, value: (name: string) => string | undefined, lineOf: (name: string) => number, errors: ParseError[]): number | null {
+  const variant = value('Variant');
+  if (variant !== undefined) {
+    if (variantNames().includes(variant)) rec.variant = variant;
+    else errors.push({ line: lineOf('Variant'), message: `Variant ${quote(variant)} is not a game tenace knows: use one of ${variantNames().join(', ')}` });
+  }
+  let trump: number | null = null;
+  const card = value('TrumpCard');
+  if (card !== undefined) {
+    const c = normaliseCard(card);
+    if (c === null) errors.push({ line: lineOf('TrumpCard'), message: `TrumpCard ${quote(card)} is not a card: give the turned trump card, e.g. "H5"` });
+    else { rec.trumpCard = c; trump = suitIndex(c[0]); }
+  }
+  const declared = value('Trump');
+  if (declared !== undefined) {
+    const t = normaliseStrain(declared);
+    if (t === null || t === 'NT') errors.push({ line: lineOf('Trump'), message: `Trump ${quote(declared)} must be the suit declared trumps: S, H, D or C` });
+    else { rec.trump = t; trump = suitIndex(t); }
+  }
+  return trump;
 }
 
 function readPlayInto(rec: DealRecord, first: Seat, trump: number, line: number, tokens: TokenItem[], errors: ParseError[]): void {
@@ -549,7 +578,7 @@ function* scanPieces(pieces: Iterable<string>, errors: ParseError[]): Generator<
 // Export.
 
 const MTS = ['Event', 'Site', 'Date', 'Board', 'West', 'North', 'East', 'South', 'Dealer', 'Vulnerable', 'Deal', 'Scoring', 'Declarer', 'Contract', 'Result'];
-const NOT_COPIED = new Set([...MTS, 'Auction', 'Play', 'Note']);
+const NOT_COPIED = new Set([...MTS, 'Auction', 'Play', 'Note', 'Variant', 'TrumpCard', 'Trump']);
 const SEAT_TAG: Record<string, Seat> = { West: 'W', North: 'N', East: 'E', South: 'S' };
 
 function tagLine(name: string, value: string): string {
@@ -624,7 +653,12 @@ function playLines(rec: DealRecord, tricks: readonly OutTrick[]): string[] {
 
 function formatGame(rec: DealRecord, tricks: readonly OutTrick[]): string[] {
   const lines = MTS.map((name) => tagLine(name, mtsValue(rec, name)));
-  const extra = Object.keys(rec.tags).filter((k) => !NOT_COPIED.has(k) && /^[A-Za-z0-9_]+$/.test(k)).sort();
+  // What the game needs to be replayed as it was: our extension tags, read back by parsePbn.
+  if (rec.variant !== undefined) lines.push(tagLine('Variant', rec.variant));
+  if (rec.trumpCard !== undefined) lines.push(tagLine('TrumpCard', rec.trumpCard));
+  if (rec.trump !== undefined) lines.push(tagLine('Trump', rec.trump));
+  // LIN's raw tags (md, pn, mb…) are not PBN tags; what PBN needs of them is already in the record's fields.
+  const extra = rec.source === 'lin' ? [] : Object.keys(rec.tags).filter((k) => !NOT_COPIED.has(k) && /^[A-Za-z0-9_]+$/.test(k)).sort();
   for (const k of extra) lines.push(tagLine(k, rec.tags[k]));
   lines.push(...playLines(rec, tricks));
   return lines;

@@ -174,6 +174,8 @@ export function exportPbn(s: SessionExport): string {
       tag('Declarer', ''), tag('Contract', ''), tag('Result', ''),
     ];
     if (!bridge && rec?.trumpCard) out.push(tag('TrumpCard', rec.trumpCard));
+    // A suit declared trumps for the sitting (Memory Duplicate, Dup. IV.11): no card is turned.
+    if (!bridge && rec?.trump) out.push(tag('Trump', rec.trump));
     if (rec?.variant) out.push(tag('Variant', rec.variant));
     const rows = lines.filter((l) => l.board === board).map((l) => columns.map((c) => c.cell(l)));
     out.push(...table('ScoreTable', columns, rows));
