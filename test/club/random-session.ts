@@ -25,7 +25,6 @@ export interface RandomSessionOptions {
 function whistResult(rng: Rng, t: Traveller): Traveller {
   const ns = rng.int(14);
   const r = rng.int(16);
-  if (r === 0) return { ...t, adjusted: 'average', tricks: { NS: ns, EW: 13 - ns } };
   if (r === 3) return { ...t, adjusted: { NS: 13 - ns, EW: ns }, tricks: { NS: ns, EW: 13 - ns } };
   if (r <= 2) {
     // The revoking side loses three tricks to the adversaries (or all it has): made is the play, tricks the penalty.
@@ -72,6 +71,13 @@ export function randomSession(o: RandomSessionOptions): SessionExport {
         travellers.push(o.bridge ? bridgeResult(rng, t) : whistResult(rng, t));
       }
     }
+  }
+  // Dup. IV.9, V.1: "the average score for the deal" needs other tables that played it; one result in sixteen.
+  if (!o.bridge) {
+    travellers.forEach((t, i) => {
+      const others = travellers.filter((x) => x.board === t.board && x !== t && x.adjusted === undefined);
+      if (rng.int(16) === 0 && others.length >= 2 && t.marks === undefined) travellers[i] = { ...t, adjusted: 'average' };
+    });
   }
   const report = scoreTravellers(travellers, o.method ? { method: o.method } : {});
   return {

@@ -27,6 +27,8 @@ export interface ResultLine {
   marks?: Traveller['marks'];
   made?: Traveller['made'];
   wonBeforeRevoke?: Traveller['wonBeforeRevoke'];
+  /** Why the club scored the result otherwise than the table made it (the report's notes: Dup. X.4, V.1). */
+  notes?: string[];
 }
 
 /** True when the session is bridge (contracts), false for whist (tricks only). */
@@ -75,6 +77,8 @@ export function resultLines(s: SessionExport): ResultLine[] {
     if (t.marks !== undefined) line.marks = t.marks;
     if (t.made !== undefined) line.made = t.made;
     if (t.wonBeforeRevoke !== undefined) line.wonBeforeRevoke = t.wonBeforeRevoke;
+    const notes = (r as { notes?: string[] } | undefined)?.notes;
+    if (notes?.length) line.notes = notes;
     return line;
   });
   const num = (v: string | undefined) => (v === undefined ? Infinity : Number.isFinite(Number(v)) ? Number(v) : Infinity);
