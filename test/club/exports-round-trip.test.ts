@@ -7,6 +7,9 @@ import { exportCsv, exportPbn } from '../../src/club/exports/index.js';
 import { scoreTravellers } from '../../src/club/scoring/index.js';
 import { readTravellers } from '../../src/club/scoring/travellers.js';
 import { scoreCommand } from '../../src/cli/score.js';
+import { replayCommand } from '../../src/cli/replay.js';
+import { parsePbn } from '../../src/formats/pbn.js';
+import { recordsByBoard } from '../../src/club/exports/common.js';
 import type { ScoreReport, SessionExport } from '../../src/club/types.js';
 import { randomSession } from './random-session.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -50,6 +53,26 @@ describe('export -> read -> score gives the published standings (property)', () 
     fc.assert(fc.property(sessions, (s) => {
       expect(canonical(rescored(s, exportPbn(s)))).toEqual(canonical(s.report));
     }), { numRuns: 40 });
+  });
+});
+
+describe('the PBN export replays under its own tags (property)', () => {
+  it('every board reads back with its deal, dealer, game and trump card, and `tenace replay` judges it as that game', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.boolean(), (seed, bridge) => {
+      const s = randomSession({ seed, movement: 'compass', tables: 3, boardsPerRound: 1, bridge });
+      const text = exportPbn(s);
+      const read = parsePbn(text);
+      expect(read.errors).toEqual([]);
+      const want = recordsByBoard(s).map((r) => ({ board: r.board, hands: r.hands, dealer: r.dealer, trumpCard: r.trumpCard, variant: s.variant }));
+      expect(read.records.map((r) => ({ board: r.board, hands: r.hands, dealer: r.dealer, trumpCard: r.trumpCard, variant: r.variant }))).toEqual(want);
+      const file = join(mkdtempSync(join(tmpdir(), 'tenace-pbn-')), 'session.pbn');
+      writeFileSync(file, text);
+      let out = '';
+      let err = '';
+      expect(replayCommand([file, '--json'], { out: (x) => { out += x; }, err: (x) => { err += x; } })).toBe(0);
+      expect(err).toBe('');
+      expect((JSON.parse(out) as { deals: { variant: string }[] }).deals.map((d) => d.variant)).toEqual(want.map(() => s.variant));
+    }), { numRuns: 20 });
   });
 });
 
