@@ -164,9 +164,16 @@ function pbnRecord(rec: DealRecord, d: DealResult, facts: DealFacts | null): Dea
   return out;
 }
 
+/** A PBN record's trump in a turned-trump game: "trump ♠ (S6 turned)", "♥ declared trumps", or ''. */
+function trumpText(rec: DealRecord | undefined): string {
+  const symbol = (suit: string) => STRAIN_SYMBOLS['SHDC'.indexOf(suit)] ?? suit;
+  if (rec?.trump) return `${symbol(rec.trump)} declared trumps`;
+  return rec?.trumpCard ? `trump ${symbol(rec.trumpCard[0])} (${rec.trumpCard} turned)` : '';
+}
+
 /** "3NT by W · 10 tricks, made +1", "passed out", or '' for a variant without an auction. */
 function contractText(d: DealResult, head: DealHead | undefined): string {
-  if (getVariant(d.variant).trump !== 'contract') return '';
+  if (getVariant(d.variant).trump !== 'contract') return trumpText(head?.record);
   if (head?.record?.passedOut) return 'passed out';
   const c = head?.contract ? parseContract(head.contract) : undefined;
   if (!c?.ok) return 'contract unknown';

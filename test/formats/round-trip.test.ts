@@ -82,7 +82,7 @@ describe('the director\'s PBN export replays under its own tags', () => {
     ].join('\r\n');
     const r = replay(text, 'pbn');
     expect(r.err).toBe('');
-    expect(r.out).toContain('Board 1 · duplicate-whist');
+    expect(r.out).toContain('Board 1 · duplicate-whist · trump ♥ (HA turned)');
     expect(r.out).not.toContain('bridge');
     expect(r.out).not.toContain('contract unknown');
     const rec = parsePbn(text).records[0];
