@@ -4,7 +4,8 @@
 // EW_PAIR_NUMBER, CONTRACT, PLAYED_BY, TRICKS, SCORE, NS_MATCH_POINTS, EW_MATCH_POINTS), and the HANDSET: the deal
 // of every board (HAND per DIRECTION with SPADES HEARTS DIAMONDS CLUBS). Whist has no contract: a whist line leaves
 // out CONTRACT and PLAYED_BY, TRICKS is the N-S side's tricks (after the penalties of the code) and SCORE is N-S's
-// tricks less E-W's, so a reader that sums SCOREs for N-S gets the seed's trick totals' difference.
+// tricks less E-W's; each side's tricks as scored (after an average for the deal, or Dup. X.4) are its points on the
+// board, NS_MATCH_POINTS and EW_MATCH_POINTS, so that a pair's lines add up to its TOTAL_SCORE.
 import type { Seat } from '../../cards/seat.js';
 import type { SessionExport } from '../types.js';
 import { type ResultLine, boardNumbers, handsBySeat, isBridge, num, recordsByBoard, resultLines, vulnerabilityOf } from './common.js';
@@ -149,7 +150,7 @@ export function exportUsebio(s: SessionExport, opts: { program?: string; version
   x.el('BOARDS_PLAYED', new Set(lines.map((l) => l.board)).size);
   x.el('WINNER_TYPE', winners);
   if (!bridge) {
-    x.raw(comment('Whist: no CONTRACT or PLAYED_BY. TRICKS is the N-S side\'s tricks after the penalties of the code; SCORE is N-S\'s tricks less E-W\'s.'));
+    x.raw(comment('Whist: no CONTRACT or PLAYED_BY. TRICKS is the N-S side\'s tricks after the penalties of the code; SCORE is N-S\'s tricks less E-W\'s; NS_MATCH_POINTS and EW_MATCH_POINTS are each side\'s tricks as scored, which add up to TOTAL_SCORE.'));
   }
   if (winners === 1 && [...numbers.keys()].some((id) => numbers.get(id)!.number !== id)) {
     x.raw(comment(`Pair numbers: ${[...numbers].map(([id, n]) => `${n.number} is ${id}`).join(', ')}.`));
