@@ -1,7 +1,7 @@
 // `tenace director --config club.yaml [--db PATH]`: the director service (docs/club.md). Exit 78 for a bad config,
 // 1 when it cannot start (the store, the schedule); otherwise it runs until SIGTERM/SIGINT and stops cleanly.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { formatConfigErrors } from '../config/load.js';
 import { createLogger } from '../config/logger.js';
 import { loadDirectorConfig, publishedDirectorSchemaText } from '../club/director/config.js';
@@ -44,6 +44,12 @@ export async function directorCommand(argv: string[]): Promise<number> {
   }
   const config = loaded.config;
   if (args.values.db) config.store.url = `sqlite:${resolve(args.values.db)}`;
+  // SQLite creates the file but not its folder: say which folder, and the setting that names it, before starting.
+  const folder = missingSqliteFolder(config.store.url);
+  if (folder !== null) {
+    process.stderr.write(`tenace director: store.url: the folder ${folder} of ${config.store.url} does not exist: create it (mkdir -p ${folder}) or set store.url (or --db FILE) to a file in a folder that exists\n`);
+    return EX_CONFIG;
+  }
   if (args.values.instance !== undefined) {
     if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(args.values.instance)) {
       process.stderr.write(`tenace director: --instance: "${args.values.instance}" cannot name an instance; use 1-64 letters, digits, "-", "_" or "."\n`);
@@ -110,4 +116,13 @@ export async function directorCommand(argv: string[]): Promise<number> {
     await sleep(1000);
   }
   return 0;
+}
+
+/** The folder a `sqlite:PATH` store would be created in when it does not exist, else null (PostgreSQL, :memory:). */
+export function missingSqliteFolder(url: string): string | null {
+  if (!url.startsWith('sqlite:')) return null;
+  const path = url.slice('sqlite:'.length);
+  if (path === ':memory:') return null;
+  const folder = dirname(resolve(path));
+  return existsSync(folder) ? null : folder;
 }

@@ -144,14 +144,36 @@ function scoreSummary(last: Score, first: DealResult | undefined): string[] {
 
 /** The record a deal is exported from: its source record (Event, Site, Date, players kept), else its deal event. */
 function exportRecord(head: DealHead | undefined, format: LoadedLog['format']): DealRecord {
-  // LIN's raw tags (md, pn, mb…) are not PBN tags; what PBN needs of them is already in the record's fields.
-  if (head?.record) return format === 'lin' ? { ...head.record, tags: {} } : head.record;
+  // A LIN record's raw tags are left out by formatPbn itself (the record says where it came from).
+  if (head?.record) return format === 'lin' ? { ...head.record, source: 'lin' } : head.record;
   return dealEventToRecord({ ...(head?.deal ?? { type: 'deal' }), contract: head?.contract });
+}
+
+/**
+ * The record a replayed deal is written to PBN from: its game and trump as the engine judged them, so that replaying
+ * the PBN finds the same (a turned trump card, or a suit declared trumps; a bridge deal's trump is its contract).
+ */
+function pbnRecord(rec: DealRecord, d: DealResult, facts: DealFacts | null): DealRecord {
+  const out: DealRecord = { ...rec };
+  if (d.variant !== 'bridge' || rec.variant !== undefined) out.variant = d.variant;
+  const how = getVariant(d.variant).trump;
+  if (how === 'turned' || how === 'declared') {
+    if (facts?.turned !== undefined) out.trumpCard = facts.turned;
+    else if (facts?.trump && facts.trumpCut === undefined) out.trump = facts.trump;
+  }
+  return out;
+}
+
+/** A PBN record's trump in a turned-trump game: "trump ♠ (S6 turned)", "♥ declared trumps", or ''. */
+function trumpText(rec: DealRecord | undefined): string {
+  const symbol = (suit: string) => STRAIN_SYMBOLS['SHDC'.indexOf(suit)] ?? suit;
+  if (rec?.trump) return `${symbol(rec.trump)} declared trumps`;
+  return rec?.trumpCard ? `trump ${symbol(rec.trumpCard[0])} (${rec.trumpCard} turned)` : '';
 }
 
 /** "3NT by W · 10 tricks, made +1", "passed out", or '' for a variant without an auction. */
 function contractText(d: DealResult, head: DealHead | undefined): string {
-  if (getVariant(d.variant).trump !== 'contract') return '';
+  if (getVariant(d.variant).trump !== 'contract') return trumpText(head?.record);
   if (head?.record?.passedOut) return 'passed out';
   const c = head?.contract ? parseContract(head.contract) : undefined;
   if (!c?.ok) return 'contract unknown';
@@ -379,7 +401,7 @@ function streamPbnReplay(text: string | Iterable<string>, variant: string | unde
       } else {
         flush(safe);
         const events = recordToTableLog(r);
-        const t = new Table({ keepEvents: false, forceVariant: variant, facts: out.deals === 0 || out.scoring });
+        const t = new Table({ keepEvents: false, forceVariant: variant, facts: out.deals === 0 || out.scoring || out.mode === 'pbn' });
         for (let i = 0; i < events.length; i++) t.apply(events[i]);
         const deal = events[0] as DealEvent;
         out.deal(t.results()[0], t.facts()[0] ?? null, r, { deal, contract: deal.contract, record: r });
@@ -441,7 +463,7 @@ class ReplayOutput {
     return this.sheet !== null;
   }
 
-  constructor(private readonly io: CliIo, private readonly mode: OutputMode, private readonly scoreOpts: ScoreOptions) {}
+  constructor(private readonly io: CliIo, readonly mode: OutputMode, private readonly scoreOpts: ScoreOptions) {}
 
   /** Write one replayed deal: its result and facts, the record it is exported from, and its head (text contract). */
   deal(d: DealResult, facts: DealFacts | null, rec: DealRecord, head: DealHead | undefined): void {
@@ -455,7 +477,7 @@ class ReplayOutput {
     if (this.mode === 'json') {
       this.write((this.deals === 1 ? '{"deals":[' : ',') + JSON.stringify(dealJson(d, line ? lineScoreJson(line, this.sheet!.score) : undefined)));
     } else if (this.mode === 'pbn') {
-      this.write((this.deals === 1 ? PBN_EXPORT_HEAD : '\r\n\r\n') + formatPbnGame(rec, d));
+      this.write((this.deals === 1 ? PBN_EXPORT_HEAD : '\r\n\r\n') + formatPbnGame(pbnRecord(rec, d, facts), d));
     } else {
       const lines = [...dealText(d, head), ...(line ? scoreText(line, d, this.sheet!) : []), ''];
       this.write(lines.join('\n') + '\n');

@@ -1,4 +1,4 @@
-// `tenace score TRAVELLERS [--method M] [--json]`: score a travellers file (NDJSON or PBN with results).
+// `tenace score TRAVELLERS [--method M] [--json]`: score a travellers file (NDJSON, PBN with results, or CSV travellers).
 import { readFileSync } from 'node:fs';
 import { BRIDGE_METHODS, ScoringError, WHIST_METHODS, scoreTravellers } from '../club/scoring/index.js';
 import { readTravellers } from '../club/scoring/travellers.js';
@@ -12,7 +12,8 @@ const METHODS = [...WHIST_METHODS, ...BRIDGE_METHODS];
 const USAGE = `usage: tenace score TRAVELLERS [--method ${METHODS.join('|')}] [--matches teams|pairs] [--json]
   TRAVELLERS  NDJSON, one result a line: {"board":1,"ns":"1NS","ew":"1EW","tricks":{"NS":7,"EW":6}} (whist)
               or {"board":1,"ns":"1NS","ew":"1EW","contract":"4HE","tricks":10} (bridge); or a PBN file with
-              results (Contract, Declarer, Result; pairs from a ScoreTable or PairId_NS/PairId_EW tags); - reads stdin
+              results (Contract, Declarer, Result; pairs from a ScoreTable or PairId_NS/PairId_EW tags); or the
+              director page's CSV travellers (a header row starting board,round,table,ns,ew); - reads stdin
   --method    whist: average (the default: plus and minus against the N-S and E-W averages, Compass Whist),
               matches (most matches wins, tricks decide ties), individuals (tricks lost against the top score);
               bridge: matchpoints (the default), cross-imps, butler

@@ -1,6 +1,7 @@
 // `tenace session simulate`: a whole club session on this machine (src/club/session/).
-import pino from 'pino';
-import { createLogger } from '../config/logger.js';
+import { createServer } from 'node:net';
+import { consoleLogger } from '../config/console-log.js';
+import { missingSqliteFolder } from './director.js';
 import { movementByName, MOVEMENTS } from '../club/movements/index.js';
 import { planSession, type SessionFaults } from '../club/session/plan.js';
 import { runSession } from '../club/session/runner.js';
@@ -10,9 +11,11 @@ import { EX_USAGE, STDIO, parseCommand } from './args.js';
 
 const USAGE = 'usage: tenace session simulate --tables N --movement NAME [--boards-per-round B] [--option K=V]... [--variant duplicate-whist|bridge]\n'
   + '         [--trump S|H|D|C] [--broker URL] [--db FILE] [--speed X|max] [--seed S] [--faults fouled=N,wrong-tray=N,revokes=N]\n'
-  + '         [--manual N] [--claims N] [--http-port P] [--serial auto|pty|loopback] [--club C] [--session S] [--json] [--exit]\n'
+  + '         [--manual N] [--claims N] [--http-port P] [--serial auto|pty|loopback] [--club C] [--session S] [--json] [--exit] [--log-level L] [--log-json]\n'
   + '  --manual N    the last N tables are hand-scored: no readers, their results entered on the director\'s terminal (/hand/)\n'
   + '  --claims N    N overplays end with a claim of the last tricks (default: one in six)\n'
+  + '  --http-port P the director page\'s port (default 8080; 0 picks a free one)\n'
+  + '  --log-json    the log as JSON lines even on a terminal (it is JSON whenever stderr is not a terminal)\n'
   + '  --speed X     a multiple of real play (a card event every 1.5 s at each table); default 10; max: as fast as it goes\n'
   + '  --trump S     a suit declared trumps for the sitting, no trump turned (Dup. IV.11; Memory Duplicate)\n'
   + '  --db FILE     keep the director\'s SQLite database in FILE (default: a temporary one)\n'
@@ -35,7 +38,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
       tables: { type: 'string' }, movement: { type: 'string' }, 'boards-per-round': { type: 'string' }, option: { type: 'string', multiple: true },
       variant: { type: 'string' }, trump: { type: 'string' }, broker: { type: 'string' }, db: { type: 'string' }, speed: { type: 'string' }, seed: { type: 'string' },
       faults: { type: 'string' }, manual: { type: 'string' }, claims: { type: 'string' }, 'http-port': { type: 'string' }, serial: { type: 'string' }, club: { type: 'string' }, session: { type: 'string' },
-      json: { type: 'boolean' }, exit: { type: 'boolean' }, 'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      json: { type: 'boolean' }, exit: { type: 'boolean' }, 'log-level': { type: 'string' }, 'log-json': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
   }, STDIO);
   if (typeof args === 'number') return args;
@@ -84,6 +87,17 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   const claimsArg = v.claims === undefined ? undefined : Number(v.claims);
   if (claimsArg !== undefined && !(Number.isInteger(claimsArg) && claimsArg >= 0)) return usage('--claims must be a whole number of claims, 0 or more');
 
+  // SQLite creates the file but not its folder.
+  const dbFolder = v.db === undefined ? null : missingSqliteFolder(`sqlite:${v.db}`);
+  if (dbFolder !== null) {
+    process.stderr.write(`tenace session simulate: --db ${v.db}: the folder ${dbFolder} does not exist: create it (mkdir -p ${dbFolder}) or give --db a file in a folder that exists\n`);
+    return EX_CANTCREAT;
+  }
+  // A port another program holds (often another session's director page) would show that program's page as ours.
+  if (httpPort !== 0 && await portTaken(httpPort)) {
+    process.stderr.write(`tenace session simulate: port ${httpPort} is already in use (another session's director page?): choose another with --http-port P, or --http-port 0 for a free one\n`);
+    return EX_UNAVAILABLE;
+  }
   const problem = movement.check({ tables, boardsPerRound, options });
   if (problem) return usage(`--movement ${movement.name}: ${problem}`);
   const schedule = movement.generate({ tables, boardsPerRound, options });
@@ -98,8 +112,8 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   } catch (e) {
     return usage((e as Error).message);
   }
-  // The log goes to stderr: stdout is the standings (JSON with --json), for a pipe.
-  const log = createLogger({ log: { level: (v['log-level'] ?? 'warn') as 'warn' } }, pino.destination({ dest: 2, sync: true }));
+  // The log goes to stderr: stdout is the standings (JSON with --json), for a pipe. Readable on a terminal.
+  const log = consoleLogger({ level: v['log-level'] ?? 'warn', fd: 2, logJson: v['log-json'] });
   const abort = new AbortController();
   let signals = 0;
   const onSignal = (): void => {
@@ -129,6 +143,19 @@ export async function sessionCommand(argv: string[]): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/** sysexits EX_UNAVAILABLE: the port asked for is taken; EX_CANTCREAT: the database cannot be created. */
+const EX_UNAVAILABLE = 69;
+const EX_CANTCREAT = 73;
+
+/** True when something already listens on 127.0.0.1:port (the director page's host). */
+function portTaken(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'EADDRINUSE'));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(false)));
+  });
 }
 
 /** `fouled=1,wrong-tray=2,revokes=1` → counts; a string is the problem. */

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLogger } from '../config/logger.js';
+import { consoleLogger } from '../config/console-log.js';
 import type { TableEvent } from '../formats/table-log.js';
 import { type Simulation, journalDirProblem, startSimulation } from '../daemon/simulation.js';
 import { FaultSpecError, parseFaultSpec } from '../hardware/emulator-faults.js';
@@ -12,9 +12,10 @@ import { EX_USAGE, STDIO, parseCommand } from './args.js';
 import { EX_JOURNAL_IN_USE } from './run.js';
 import { loadLog } from './load-log.js';
 
-const USAGE = 'usage: tenace simulate [--broker URL] [--club C] [--table T] [--play FILE]... [--speed X|max] [--journal DIR] [--http-port P] [--faults SPEC] [--serial auto|pty|loopback] [--exit] [--broker-wait S]\n'
+const USAGE = 'usage: tenace simulate [--broker URL] [--club C] [--table T] [--play FILE]... [--speed X|max] [--journal DIR] [--http-port P] [--faults SPEC] [--serial auto|pty|loopback] [--exit] [--broker-wait S] [--log-level L] [--log-json]\n'
   + '  --journal DIR    keep the journal in DIR (created when missing); without it a temporary folder is used and removed on exit\n'
-  + '  --broker-wait S  with --broker and --exit: give up after S seconds without the broker (default 30)\n';
+  + '  --broker-wait S  with --broker and --exit: give up after S seconds without the broker (default 30)\n'
+  + '  --log-json       the log as JSON lines even on a terminal (it is JSON whenever stdout is not a terminal)\n';
 /** sysexits: EX_UNAVAILABLE (no broker), EX_CANTCREAT (journal folder). */
 const EX_UNAVAILABLE = 69;
 const EX_CANTCREAT = 73;
@@ -29,7 +30,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
       options: {
         broker: { type: 'string' }, club: { type: 'string' }, table: { type: 'string' }, play: { type: 'string', multiple: true },
         speed: { type: 'string' }, journal: { type: 'string' }, 'http-port': { type: 'string' }, faults: { type: 'string' },
-        exit: { type: 'boolean' }, 'log-level': { type: 'string' }, serial: { type: 'string' }, 'broker-wait': { type: 'string' },
+        exit: { type: 'boolean' }, 'log-level': { type: 'string' }, 'log-json': { type: 'boolean' }, serial: { type: 'string' }, 'broker-wait': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }, STDIO);
@@ -81,7 +82,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
     for (const e of log.errors) process.stderr.write(`${f}:${e.line}: ${e.message}\n`);
     events.push(...log.events);
   }
-  const log = createLogger({ log: { level: (v['log-level'] ?? 'warn') as 'warn' } });
+  const log = consoleLogger({ level: v['log-level'] ?? 'warn', fd: 1, logJson: v['log-json'] });
   // Signals count from here: a Ctrl-C while the table starts still stops it cleanly (no socat or folder left behind),
   // and a second one exits at once, through the exit hooks that kill socat and remove the temporary journal.
   let signals = 0;

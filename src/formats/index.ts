@@ -4,7 +4,8 @@ import { parseLin } from './lin.js';
 import type { ParseResult } from './record.js';
 
 export * from './record.js';
-export { parsePbn, streamPbn, type StreamedGame, formatPbn, formatPbnFromResult, formatPbnFromResults, formatPbnGame, PBN_EXPORT_HEAD } from './pbn.js';
+export { parsePbn, streamPbn, type StreamedGame } from './pbn.js';
+export { formatPbn, formatPbnFromResult, formatPbnFromResults, formatPbnGame, PBN_EXPORT_HEAD } from './pbn-export.js';
 export { parseLin } from './lin.js';
 export { printable, quote } from './quote.js';
 

@@ -194,7 +194,7 @@ function qxBoard(tags: LinTag[]): number | undefined {
 }
 
 function buildBoard(tags: LinTag[], header: Header, errors: ParseError[]): DealRecord {
-  const rec: DealRecord = { plays: [], tags: {} };
+  const rec: DealRecord = { plays: [], tags: {}, source: 'lin' };
   if (tags.length > 0) rec.line = tags[0].line;
   const calls: Call[] = [];
   let room = 'o';

@@ -1,16 +1,15 @@
-// PBN 2.1 import and export. Import is lenient (PBN "import format": any case, tabs, comments, tags in any
-// order, unquoted values); export follows the strict "export format" so other programs can read it.
+// PBN 2.1 import (and, from pbn-export.ts, export). Import is lenient (PBN "import format": any case, tabs, comments,
+// tags in any order, unquoted values); export follows the strict "export format" so other programs can read it.
 import { parseDeal, formatDeal } from '../cards/deal.js';
-import { type Seat, SEATS, seatIndex, sideOf, leftOf } from '../cards/seat.js';
-import type { DealResult } from '../laws/types.js';
+import { type Seat, SEATS, seatIndex, sideOf } from '../cards/seat.js';
 import {
-  type DealRecord, type Irregularity, type ParseError, type ParseResult, type Play, type ColumnTrick,
-  normaliseStrain, parseCompactContract, contractTrump, playOrderFromColumns, normaliseCard,
-  claimFromResult, completeTrickCount, tricksOf,
+  type DealRecord, type Irregularity, type ParseError, type ParseResult, type ColumnTrick,
+  normaliseStrain, playOrderFromColumns, normaliseCard, claimFromResult, completeTrickCount,
 } from './record.js';
 import { suitIndex } from '../cards/card.js';
 import { formatContract, parseContractText } from '../cards/contract.js';
 import { printable, quote } from './quote.js';
+import { variantNames } from '../laws/variants.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Scanning: the text becomes games, each a list of tags and section tokens with their line numbers.
@@ -398,6 +397,8 @@ function buildRecord(items: Item[], inherit: Inheritance, errors: ParseError[]):
     }
   }
   if (rec.contract === undefined && auctionPassedOut(sections.get('Auction') ?? [])) rec.passedOut = true;
+  const fromTags = readTrumpTags(rec, value, lineOf, errors);
+  if (trump === null && fromTags !== null) trump = fromTags;
   const result = value('Result');
   if (result !== undefined) {
     const r = resultTricks(result, rec.declarer);
@@ -412,7 +413,7 @@ function buildRecord(items: Item[], inherit: Inheritance, errors: ParseError[]):
       errors.push({ line: play.line, message: `Play ${quote(playSeat)} must be the seat of the first card: N, E, S or W` });
     } else {
       if (trump === null) {
-        errors.push({ line: play.line, message: 'the Play section needs a Contract to know the trump suit; no trump assumed' });
+        errors.push({ line: play.line, message: 'the Play section needs a Contract, a TrumpCard or a Trump tag to know the trump suit; no trump assumed' });
         trump = -1;
       }
       readPlayInto(rec, SEATS[seatIndex(playSeat)], trump, play.line, sections.get('Play') ?? [], errors);
@@ -421,6 +422,32 @@ function buildRecord(items: Item[], inherit: Inheritance, errors: ParseError[]):
     errors.push({ line: sections.get('Play')![0].line, message: 'cards follow a Play tag that names no seat' });
   }
   return rec;
+}
+
+/**
+ * Our extension tags: `[Variant]` (the game, e.g. "duplicate-whist"), `[TrumpCard]` (the turned trump card) and
+ * `[Trump]` (a suit declared trumps, Dup. IV.11). Returns the trump suit they give, or null.
+ */
+function readTrumpTags(rec: DealRecord, value: (name: string) => string | undefined, lineOf: (name: string) => number, errors: ParseError[]): number | null {
+  const variant = value('Variant');
+  if (variant !== undefined) {
+    if (variantNames().includes(variant)) rec.variant = variant;
+    else errors.push({ line: lineOf('Variant'), message: `Variant ${quote(variant)} is not a game tenace knows: use one of ${variantNames().join(', ')}` });
+  }
+  let trump: number | null = null;
+  const card = value('TrumpCard');
+  if (card !== undefined) {
+    const c = normaliseCard(card);
+    if (c === null) errors.push({ line: lineOf('TrumpCard'), message: `TrumpCard ${quote(card)} is not a card: give the turned trump card, e.g. "H5"` });
+    else { rec.trumpCard = c; trump = suitIndex(c[0]); }
+  }
+  const declared = value('Trump');
+  if (declared !== undefined) {
+    const t = normaliseStrain(declared);
+    if (t === null || t === 'NT') errors.push({ line: lineOf('Trump'), message: `Trump ${quote(declared)} must be the suit declared trumps: S, H, D or C` });
+    else { rec.trump = t; trump = suitIndex(t); }
+  }
+  return trump;
 }
 
 function readPlayInto(rec: DealRecord, first: Seat, trump: number, line: number, tokens: TokenItem[], errors: ParseError[]): void {
@@ -545,139 +572,5 @@ function* scanPieces(pieces: Iterable<string>, errors: ParseError[]): Generator<
   }
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Export.
-
-const MTS = ['Event', 'Site', 'Date', 'Board', 'West', 'North', 'East', 'South', 'Dealer', 'Vulnerable', 'Deal', 'Scoring', 'Declarer', 'Contract', 'Result'];
-const NOT_COPIED = new Set([...MTS, 'Auction', 'Play', 'Note']);
-const SEAT_TAG: Record<string, Seat> = { West: 'W', North: 'N', East: 'E', South: 'S' };
-
-function tagLine(name: string, value: string): string {
-  const v = value.replace(/[\t\r\n]+/g, ' ').replace(/\\/g, '\\\\').replace(/"/g, '\\"');
-  return `[${name} "${v}"]`;
-}
-
-/** A trick to write: its cards in play order and, when known, the winner (who should lead next). */
-interface OutTrick { plays: Play[]; winner?: Seat }
-
-function contractTag(rec: DealRecord): string {
-  const p = parseCompactContract(rec.contract);
-  if (p) return `${p.level}${p.strain}${p.risk}`;
-  return rec.passedOut || /^pass$/i.test(rec.tags.Contract ?? '') ? 'Pass' : '';
-}
-
-function dealTag(rec: DealRecord): string {
-  if (!rec.hands) return '';
-  try {
-    return formatDeal(parseDeal(rec.hands), rec.dealer ? seatIndex(rec.dealer) : 0);
-  } catch {
-    return rec.hands;
-  }
-}
-
-function mtsValue(rec: DealRecord, name: string): string {
-  switch (name) {
-    case 'Board': return rec.board !== undefined ? String(rec.board) : '';
-    case 'Dealer': return rec.dealer ?? '';
-    case 'Vulnerable': return rec.vulnerable ?? '';
-    case 'Deal': return dealTag(rec);
-    case 'Declarer': return rec.declarer ? (rec.declarerSwapped ? '^' : '') + rec.declarer : '';
-    case 'Contract': return contractTag(rec);
-    case 'Result': return rec.result !== undefined ? String(rec.result) : '';
-    case 'West': case 'North': case 'East': case 'South': return rec.players?.[SEAT_TAG[name]] ?? rec.tags[name] ?? '';
-    case 'Scoring': return rec.tags.Scoring ?? '';
-    default: return rec.tags[name] ?? '?';
-  }
-}
-
-function playLines(rec: DealRecord, tricks: readonly OutTrick[]): string[] {
-  const plays = tricks.flatMap((t) => t.plays);
-  if (plays.length === 0 && !rec.claim) return [];
-  const first = rec.declarer ? leftOf(seatIndex(rec.declarer)) : seatIndex(plays[0]?.seat ?? 'N');
-  const lines = [tagLine('Play', SEATS[first])];
-  const marks = rec.irregularities ?? [];
-  let expected = first;
-  let complete = 0;
-  for (let t = 0; t < tricks.length; t++) {
-    const trick = tricks[t];
-    const cols = ['-', '-', '-', '-'];
-    const leader = seatIndex(trick.plays[0].seat);
-    for (const p of trick.plays) {
-      const col = (seatIndex(p.seat) - first + 4) & 3;
-      if (cols[col] !== '-') continue; // a second card by one seat in a trick has no place in the columns
-      const revoke = marks.some((m) => m.marker === 'R' && m.trick === t + 1 && m.seat === p.seat);
-      const outOfTurn = p === trick.plays[0] && leader !== expected;
-      cols[col] = `${revoke ? '^R ' : ''}${outOfTurn ? '^L ' : ''}${p.card}`;
-    }
-    if (trick.plays.length === 4) complete++;
-    if (trick.plays.length < 4 && rec.playUnfinished) cols[(leader + trick.plays.length - first + 4) & 3] = '+';
-    lines.push(cols.join(' '));
-    if (trick.winner) expected = seatIndex(trick.winner);
-  }
-  if (complete < 13) {
-    // "*" ends the play (the Result then holds, implying a claim); "+" marks the next card to be played.
-    if (!rec.playUnfinished) lines.push('*');
-    else if (tricks.length === complete) lines.push([0, 1, 2, 3].map((i) => (((first + i) & 3) === expected ? '+' : '-')).join(' '));
-  }
-  return lines;
-}
-
-function formatGame(rec: DealRecord, tricks: readonly OutTrick[]): string[] {
-  const lines = MTS.map((name) => tagLine(name, mtsValue(rec, name)));
-  const extra = Object.keys(rec.tags).filter((k) => !NOT_COPIED.has(k) && /^[A-Za-z0-9_]+$/.test(k)).sort();
-  for (const k of extra) lines.push(tagLine(k, rec.tags[k]));
-  lines.push(...playLines(rec, tricks));
-  return lines;
-}
-
-/** What an exported PBN file opens with, before its first game. */
-export const PBN_EXPORT_HEAD = '% PBN 2.1\r\n% EXPORT\r\n\r\n';
-
-/** One game of formatPbnFromResults, CRLF lines without the blank line between games. */
-export function formatPbnGame(rec: DealRecord, result: DealResult): string {
-  return gameFromResult(rec, result).join('\r\n');
-}
-
-function joinGames(games: string[][]): string {
-  return ['% PBN 2.1', '% EXPORT', '', games.map((g) => g.join('\r\n')).join('\r\n\r\n'), ''].join('\r\n');
-}
-
-/** Write records as PBN 2.1 export format (CRLF lines, mandatory tags, play in columns from the opening leader). */
-export function formatPbn(records: readonly DealRecord[]): string {
-  return joinGames(records.map((rec) => {
-    const trump = contractTrump(rec.contract);
-    return formatGame(rec, tricksOf(rec.plays, trump).map((t) => ({ plays: t.plays, winner: t.winner })));
-  }));
-}
-
-/**
- * Write deals as one PBN file with the play taken from engine results: each trick's cards from its leader,
- * revokes marked `^R` on the revoking card and leads out of turn `^L` (PBN 3.9).
- */
-export function formatPbnFromResults(games: readonly { rec: DealRecord; result: DealResult }[]): string {
-  return joinGames(games.map(({ rec, result }) => gameFromResult(rec, result)));
-}
-
-/** One deal as PBN with the play taken from an engine result (see formatPbnFromResults). */
-export function formatPbnFromResult(rec: DealRecord, result: DealResult): string {
-  return formatPbnFromResults([{ rec, result }]);
-}
-
-function gameFromResult(rec: DealRecord, result: DealResult): string[] {
-  const tricks: OutTrick[] = result.tricks.map((t) => {
-    const l = seatIndex(t.leader);
-    const order = t.order ?? [0, 1, 2, 3].map((k) => SEATS[(l + k) & 3]);
-    const plays = order.filter((s) => t.cards[s] !== undefined).map((s) => ({ seat: s, card: t.cards[s] as string }));
-    return { plays, winner: plays.length === 4 ? t.winner : undefined };
-  }).filter((t) => t.plays.length > 0);
-  const irregularities: Irregularity[] = [];
-  for (const f of result.findings) {
-    if (f.kind === 'revoke') irregularities.push({ trick: f.renounceTrick ?? f.trick, seat: f.seat, marker: 'R' });
-    if (f.kind === 'lead-out-of-turn') irregularities.push({ trick: f.trick, seat: f.seat, marker: 'L' });
-  }
-  const out: DealRecord = { ...rec, plays: tricks.flatMap((t) => t.plays), irregularities };
-  if (out.result === undefined && out.declarer && tricks.length === 13) {
-    out.result = sideOf(seatIndex(out.declarer)) === 0 ? result.tricksWon.NS : result.tricksWon.EW;
-  }
-  return formatGame(out, tricks);
-}
+// Export lives in pbn-export.ts; its names are given here too, where callers have always found them.
+export { formatPbn, formatPbnFromResult, formatPbnFromResults, formatPbnGame, PBN_EXPORT_HEAD } from './pbn-export.js';

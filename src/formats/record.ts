@@ -5,6 +5,7 @@ import { type Seat, SEATS, seatIndex, sideOf } from '../cards/seat.js';
 import type { DealEvent, TableEvent } from './table-log.js';
 import { winningIndex } from '../cards/trick.js';
 import { parseContract } from '../cards/contract.js';
+import { variantNames, getVariant } from '../laws/variants.js';
 
 /** One card played, in play order. */
 export interface Play { seat: Seat; card: string }
@@ -27,6 +28,12 @@ export interface DealRecord {
   /** "None", "NS", "EW" or "All". */
   vulnerable?: string;
   variant?: string;
+  /** Extension (PBN `[TrumpCard]`): the turned trump card, in the dealer's hand, in the turned-trump games. */
+  trumpCard?: string;
+  /** Extension (PBN `[Trump]`): a trump suit declared for the sitting, no card turned (Dup. IV.11), e.g. "H". */
+  trump?: string;
+  /** The format the record was read from: a LIN record's raw tags (md, pn, mb…) are not PBN tags. */
+  source?: 'pbn' | 'lin';
   /** Cards in play order. */
   plays: Play[];
   /** The claimant's side takes `tricks` of the remaining tricks. */
@@ -216,6 +223,7 @@ export function dealEventToRecord(ev: DealEvent): DealRecord {
   if (ev.hands !== undefined) rec.hands = ev.hands;
   if (ev.vulnerable !== undefined) rec.vulnerable = ev.vulnerable;
   if (ev.variant !== undefined) rec.variant = ev.variant;
+  if (ev.trump !== undefined) rec.trump = ev.trump;
   const c = parseCompactContract(ev.contract);
   if (c) {
     rec.contract = ev.contract;
@@ -224,20 +232,34 @@ export function dealEventToRecord(ev: DealEvent): DealRecord {
   return rec;
 }
 
+/** True when the variant is known and turns a trump card. */
+function turnsTrump(variant: string): boolean {
+  return variantNames().includes(variant) && getVariant(variant).trump === 'turned';
+}
+
 /**
- * The table log of a record: the deal, each card placed in play order, each complete trick turned and
+ * The table log of a record: the deal, the turned trump card placed by the dealer and taken back when he first
+ * plays (as a table journals it, DESIGN §4), each card placed in play order, each complete trick turned and
  * quitted (every card lifted), then the claim if any.
  */
 export function recordToTableLog(rec: DealRecord): TableEvent[] {
-  const deal: TableEvent = { type: 'deal', variant: rec.variant ?? 'bridge' };
+  const deal: DealEvent = { type: 'deal', variant: rec.variant ?? 'bridge' };
   if (rec.board !== undefined) deal.board = rec.board;
   if (rec.dealer !== undefined) deal.dealer = rec.dealer;
   if (rec.hands !== undefined) deal.hands = rec.hands;
   if (rec.contract !== undefined) deal.contract = rec.contract;
   if (rec.vulnerable !== undefined) deal.vulnerable = rec.vulnerable;
+  if (rec.trump !== undefined) deal.trump = rec.trump;
   const events: TableEvent[] = [deal];
+  // The turned card lies face up before the dealer until he plays his first card (Dup. IV.2).
+  let turned = rec.trump === undefined && rec.dealer !== undefined && turnsTrump(deal.variant!) ? rec.trumpCard : undefined;
+  if (turned !== undefined) events.push({ type: 'place', seat: rec.dealer!, card: turned });
   for (let i = 0; i < rec.plays.length; i++) {
     const p = rec.plays[i];
+    if (turned !== undefined && p.seat === rec.dealer) {
+      events.push({ type: 'lift', seat: p.seat, card: turned });
+      turned = undefined;
+    }
     events.push({ type: 'place', seat: p.seat, card: p.card });
     if (i % 4 === 3) {
       for (const q of rec.plays.slice(i - 3, i + 1)) events.push({ type: 'lift', seat: q.seat, card: q.card });

@@ -113,6 +113,9 @@ export class PtyPair {
     for (const p of [this.a, this.b]) rmSync(p, { force: true });
     const child = spawn(this.socat, ['-d', '-d', `pty,raw,echo=0,link=${this.a}`, `pty,raw,echo=0,link=${this.b}`], {
       stdio: ['ignore', 'ignore', 'pipe'],
+      // Its own process group: a Ctrl-C or a SIGTERM to tenace's group must not close the lines under the running
+      // drivers ("bridge port closed; reopening"); tenace stops socat itself, after them (and on exit, above).
+      detached: true,
     });
     this.child = child;
     let err = '';

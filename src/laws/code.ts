@@ -83,6 +83,11 @@ export interface LawCode {
   quitEstablishes: boolean;
   renounceInError(ctx: RuleContext, seat: number): Ruling;
   revoke(ctx: RuleContext, seat: number, how: Establishment): Ruling;
+  /**
+   * The law's words when this seat cannot revoke at all (Double Dummy: "Neither dummy can revoke"): its renounce is
+   * then no revoke, reported in the deal's notes in these words instead of a revoke finding. Absent: every seat can.
+   */
+  cannotRevoke?(ctx: RuleContext, seat: number): string | null;
   /** Called when a renounce in error is lawfully corrected; returns the ruling on the withdrawn card, or null. */
   correction(ctx: RuleContext, seat: number, laterPlayed: boolean): Ruling | null;
   leadOutOfTurn(ctx: RuleContext, offender: number, proper: number): { ruling: Ruling; penalty: PendingPenalty | null; };

@@ -10,6 +10,7 @@ import type { DealResult, Finding, FindingKind, TrickRecord, VariantDescriptor }
 import type { Establishment, LawCode, PendingPenalty, RevokeRecord, RuleContext, Ruling } from './code.js';
 import { formatContract, parseContract } from '../cards/contract.js';
 import { winningIndex } from '../cards/trick.js';
+import { printable } from '../formats/quote.js';
 
 
 interface OpenRenounce {
@@ -570,6 +571,7 @@ export class DealPlay {
         `${SEATS[seat]} now plays ${formatCard(card)}: he held the called suit at trick ${t}`, card, t, { renounceTrick: t });
       return;
     }
+    if (this.noRevoke(seat, t, this.voids![16 + k])) return;
     this.revokes.push(rec);
     this.addFinding('revoke', seat, this.code.revoke(this.ctx, seat, 'proved'),
       `${SEATS[seat]} renounced ${'SHDC'[suitOf(card)]} at trick ${t} with ${formatCard(this.voids![16 + k])} and now plays ${formatCard(card)}: the revoke is proved`,
@@ -637,11 +639,20 @@ export class DealPlay {
     this.establishWhere((r) => r.trick < t && (r.seat === seat || r.seat === p), 'next-trick');
   }
 
+  /** True when the code says this seat cannot revoke: its renounce is reported in the law's words, not as a revoke. */
+  private noRevoke(seat: number, trick: number, card: number): boolean {
+    const words = this.code.cannotRevoke?.(this.ctx, seat);
+    if (!words) return false;
+    this.notes.push(`${words}: ${SEATS[seat]}'s renounce at trick ${trick} (${formatCard(card)}) is no revoke and carries no penalty`);
+    return true;
+  }
+
   private establishWhere(pred: (r: OpenRenounce) => boolean, how: Establishment): void {
     for (let i = 0; i < this.openRenounces.length; ) {
       const r = this.openRenounces[i];
       if (pred(r)) {
         this.openRenounces.splice(i, 1);
+        if (this.noRevoke(r.seat, r.trick, r.card)) continue;
         this.revokes.push({ seat: r.seat, trick: r.trick, suit: r.suit, penaltyCardOrDummy: r.penaltyCard || this.dummies.has(r.seat) });
         this.addFinding('revoke', r.seat, this.code.revoke(this.ctx, r.seat, how),
           `${SEATS[r.seat]}'s renounce in error at trick ${r.trick} (${formatCard(r.card)}) is established`, r.card, r.trick, { renounceTrick: r.trick });
@@ -1157,7 +1168,8 @@ export class DealPlay {
     if (this.abandoned) r.abandoned = this.abandoned;
     if (marks) r.marks = marks;
     if (this.claim) r.claim = { seat: SEATS[this.claim.seat], tricks: this.claim.tricks, accepted: this.claim.accepted };
-    if (this.notes.length) r.notes = this.notes;
+    // A note may quote the input (a contract's text): control characters are escaped, never passed on.
+    if (this.notes.length) r.notes = this.notes.map((n) => printable(n, 500));
     return r;
   }
 }

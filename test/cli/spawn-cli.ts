@@ -23,10 +23,10 @@ export interface CliRun {
 
 const SIGNALS: Record<string, number> = { SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
 
-/** Start `tenace ARGS` with a private TMPDIR. */
-export function startCli(args: string[], env: Record<string, string> = {}): CliRun {
+/** Start `tenace ARGS` with a private TMPDIR; `detached`: in a process group of its own, as a terminal starts it. */
+export function startCli(args: string[], env: Record<string, string> = {}, opts: { detached?: boolean } = {}): CliRun {
   const tmp = mkdtempSync(join(tmpdir(), 'tenace-clitest-'));
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, TMPDIR: tmp, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, TMPDIR: tmp, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: opts.detached === true });
   let out = '';
   let err = '';
   const watchers = new Set<() => void>();

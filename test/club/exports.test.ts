@@ -351,7 +351,9 @@ describe('USEBIO 1.2 export', () => {
       const [, n, dir] = /^(\d+)(NS|EW)$/.exec(p.pair)!;
       const el = pairs.find((x) => textOf(x, 'PAIR_NUMBER') === n && textOf(x, 'DIRECTION') === dir)!;
       expect(el, p.pair).toBeDefined();
-      expect(Number(textOf(el, 'PLACE'))).toBe(p.rank);
+      // Two winners: the place is within the pair's direction (issue 19: not 1-4 across both directions).
+      const rivals = s.report.pairs.filter((o) => o.pair.endsWith(dir));
+      expect(Number(textOf(el, 'PLACE')!.replace('=', ''))).toBe(1 + rivals.filter((o) => o.rank < p.rank).length);
       expect(Number(textOf(el, 'TOTAL_SCORE'))).toBe(p.total);
       expect(kids(el, 'PLAYER').map((pl) => textOf(pl, 'PLAYER_NAME'))).toEqual(s.names![p.pair]);
     }

@@ -180,7 +180,7 @@ const doubleDummy = () => game({ variant: 'double-dummy', board: 1 }).turn('H2')
 const DD_LEAD = 'Double Dummy: Leading out of Turn';
 
 describe('Double Dummy (dummies North and East, played by South and West)', () => {
-  it('Method of Playing: "neither dummy can revoke" — East\'s renounce while holding the suit carries no penalty', () => {
+  it('Method of Playing: "Neither dummy can revoke" — East\'s renounce while holding the suit is no revoke: the deal says so in the law\'s words, with no revoke finding and no penalty', () => {
     const g = doubleDummy()
       .trick('N: HA H3 H4 H2')
       .trick('N: DA C2! D3 D4') // East, West's dummy, plays C2 while holding diamonds
@@ -189,11 +189,22 @@ describe('Double Dummy (dummies North and East, played by South and West)', () =
     const r = g.result();
     expect(brief(r.findings)).toEqual([
       { kind: 'renounce-in-error', seat: 'E', trick: 2, law: 'Am. 28', card: 'C2' },
-      { kind: 'revoke', seat: 'E', trick: 2, law: 'Double Dummy: Method of Playing', card: 'C2', renounceTrick: 2 },
     ]);
-    expect(r.findings[1].remedies.map((x) => x.remedy)).toEqual(['none']);
+    expect(r.notes).toEqual(['Double Dummy, Method of Playing: "Neither dummy can revoke": E\'s renounce at trick 2 (C2) is no revoke and carries no penalty']);
     expect(r.tricksWon).toEqual({ NS: 2, EW: 11 });
     expect(r.scored).toEqual({ NS: 2, EW: 11 });
+  });
+
+  it('Method of Playing: "Neither dummy can revoke" — also when the tray is unknown and the renounce is proved by a later diamond', () => {
+    const r = doubleDummy()
+      .trick('N: HA H3 H4 H2')
+      .trick('N: DA C2! D3 D4')
+      .trick('N: S2 SA S3 S4')
+      .trick('E: D2 D5 D6 D7') // East, the dummy that renounced diamonds, now leads one
+      .result({ hands: false });
+    expect(r.findings.filter((f) => f.kind === 'revoke')).toEqual([]);
+    expect(r.notes).toEqual(['Double Dummy, Method of Playing: "Neither dummy can revoke": E\'s renounce at trick 2 (C2) is no revoke and carries no penalty']);
+    expect(r.scored).toEqual(r.tricksWon);
   });
 
   it('Method of Playing: a living player\'s revoke is "the same as in whist … and dummy" — the English three tricks', () => {

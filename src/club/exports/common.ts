@@ -31,6 +31,8 @@ export interface ResultLine {
   version?: string | number;
   /** Entered by hand at a table without readers. */
   handScored?: true;
+  /** Why the club scored the result otherwise than the table made it (the report's notes: Dup. X.4, V.1). */
+  notes?: string[];
 }
 
 /** True when the session is bridge (contracts), false for whist (tricks only). */
@@ -82,6 +84,8 @@ export function resultLines(s: SessionExport): ResultLine[] {
     const version = (t as { version?: string | number }).version;
     if (version !== undefined) line.version = version;
     if (t.handScored) line.handScored = true;
+    const notes = (r as { notes?: string[] } | undefined)?.notes;
+    if (notes?.length) line.notes = notes;
     return line;
   });
   const num = (v: string | undefined) => (v === undefined ? Infinity : Number.isFinite(Number(v)) ? Number(v) : Infinity);

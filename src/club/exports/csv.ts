@@ -11,13 +11,16 @@ export function csvField(value: string): string {
 export const CSV_COLUMNS = [
   'board', 'round', 'table', 'ns', 'ew', 'contract', 'declarer', 'declarer_tricks', 'ns_tricks', 'ew_tricks',
   'ns_score', 'ns_mp', 'ew_mp', 'ns_imps', 'ew_imps', 'adjusted', 'marks', 'ns_made', 'ew_made',
+  'ns_won_before_revoke', 'ew_won_before_revoke',
 ] as const;
 
 /** The session's travellers as CSV, one line per result. */
 export function exportCsv(s: SessionExport): string {
   const bridge = isBridge(s);
   const rows = resultLines(s).map((l) => {
-    const adjusted = l.adjusted === undefined ? '' : typeof l.adjusted === 'string' ? l.adjusted : `NS ${num(l.adjusted.NS)}% EW ${num(l.adjusted.EW)}%`;
+    // A bridge award is in percent; a whist one is the tricks each side is to score.
+    const unit = bridge ? '%' : '';
+    const adjusted = l.adjusted === undefined ? '' : typeof l.adjusted === 'string' ? l.adjusted : `NS ${num(l.adjusted.NS)}${unit} EW ${num(l.adjusted.EW)}${unit}`;
     const marks = l.marks ? Object.entries(l.marks).map(([side, m]) => `${side} ${m}`).join(' ') : '';
     const cells: Record<(typeof CSV_COLUMNS)[number], string> = {
       board: String(l.board), round: l.round !== undefined ? String(l.round) : '', table: l.table ?? '', ns: l.ns, ew: l.ew,
@@ -29,6 +32,9 @@ export function exportCsv(s: SessionExport): string {
       ns_imps: l.imps ? num(l.imps.NS) : '', ew_imps: l.imps ? num(l.imps.EW) : '',
       adjusted, marks,
       ns_made: l.made ? String(l.made.NS) : '', ew_made: l.made ? String(l.made.EW) : '',
+      // Dup. X.4: what the revoking side won before its revoke, which no penalty may take.
+      ns_won_before_revoke: l.wonBeforeRevoke?.NS !== undefined ? String(l.wonBeforeRevoke.NS) : '',
+      ew_won_before_revoke: l.wonBeforeRevoke?.EW !== undefined ? String(l.wonBeforeRevoke.EW) : '',
     };
     return CSV_COLUMNS.map((c) => csvField(cells[c])).join(',');
   });

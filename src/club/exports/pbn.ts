@@ -3,6 +3,7 @@
 // (§5.8). Whist has no contract: its ScoreTable leaves out Contract, Declarer and Result and carries the tricks of
 // each side in the user-defined columns Tricks_NS and Tricks_EW (§5.2 allows columns with user defined names).
 import type { SessionExport } from '../types.js';
+import { variantNames } from '../../laws/variants.js';
 import {
   type ResultLine, boardNumbers, dealFromDealer, dealerOf, isBridge, num, recordsByBoard, resultLines, vulnerabilityOf,
 } from './common.js';
@@ -180,7 +181,11 @@ export function exportPbn(s: SessionExport): string {
       tag('Declarer', ''), tag('Contract', ''), tag('Result', ''),
     ];
     if (!bridge && rec?.trumpCard) out.push(tag('TrumpCard', rec.trumpCard));
-    if (rec?.variant) out.push(tag('Variant', rec.variant));
+    // A suit declared trumps for the sitting (Memory Duplicate, Dup. IV.11): no card is turned.
+    if (!bridge && rec?.trump) out.push(tag('Trump', rec.trump));
+    // The game the board was played as (the record's, else the session's), so that `tenace replay` judges it as such.
+    const game = rec?.variant ?? (variantNames().includes(s.variant) ? s.variant : undefined);
+    if (game) out.push(tag('Variant', game));
     const rows = lines.filter((l) => l.board === board).map((l) => columns.map((c) => c.cell(l)));
     out.push(...table('ScoreTable', columns, rows));
     if (i === 0) out.push(...totalScoreTable(s, lines));

@@ -4,10 +4,11 @@
 // EW_PAIR_NUMBER, CONTRACT, PLAYED_BY, TRICKS, SCORE, NS_MATCH_POINTS, EW_MATCH_POINTS), and the HANDSET: the deal
 // of every board (HAND per DIRECTION with SPADES HEARTS DIAMONDS CLUBS). Whist has no contract: a whist line leaves
 // out CONTRACT and PLAYED_BY, TRICKS is the N-S side's tricks (after the penalties of the code) and SCORE is N-S's
-// tricks less E-W's, so a reader that sums SCOREs for N-S gets the seed's trick totals' difference.
+// tricks less E-W's; each side's tricks as scored (after an average for the deal, or Dup. X.4) are its points on the
+// board, NS_MATCH_POINTS and EW_MATCH_POINTS, so that a pair's lines add up to its TOTAL_SCORE.
 import type { Seat } from '../../cards/seat.js';
 import type { SessionExport } from '../types.js';
-import { boardNumbers, handsBySeat, isBridge, num, recordsByBoard, resultLines, vulnerabilityOf } from './common.js';
+import { type ResultLine, boardNumbers, handsBySeat, isBridge, num, recordsByBoard, resultLines, vulnerabilityOf } from './common.js';
 
 /** Text or an attribute value with the five XML specials escaped, and the characters XML 1.0 forbids dropped. */
 export function xmlEscape(text: string): string {
@@ -86,6 +87,49 @@ function usebioDate(iso: string): string {
   return m ? `${m[3]}/${m[2]}/${m[1]}` : iso;
 }
 
+/**
+ * PLACE of each pair: within its direction when there are two winners (WINNER_TYPE 2), else over all pairs; ties
+ * share a place marked "=", as the report marks them.
+ */
+function placesOf(s: SessionExport, numbers: Map<string, { direction?: 'NS' | 'EW' }>, winners: 1 | 2): Map<string, string> {
+  const out = new Map<string, string>();
+  const group = (pair: string) => (winners === 2 ? numbers.get(pair)?.direction ?? '' : '');
+  for (const p of s.report.pairs) {
+    const mates = s.report.pairs.filter((o) => o !== p && group(o.pair) === group(p.pair));
+    const place = 1 + mates.filter((o) => o.rank < p.rank).length;
+    out.set(p.pair, `${place}${mates.some((o) => o.rank === p.rank) ? '=' : ''}`);
+  }
+  return out;
+}
+
+/**
+ * Why a line's score is not the table's result, or undefined when it is: a director's award, or a whist score the
+ * club changed (the average score for the deal, Dup. IV.9-10 and V.1; the revoke's limits, Dup. X.4).
+ */
+function adjustment(l: ResultLine, scored: { NS: number; EW: number } | undefined): string | undefined {
+  const notes = l.notes?.length ? ` (${l.notes.join('; ')})` : '';
+  // A bridge award is in percent; a whist one (scored given) in tricks.
+  const unit = scored ? '' : '%';
+  if (l.adjusted !== undefined) return (typeof l.adjusted === 'string' ? l.adjusted : `N-S ${num(l.adjusted.NS)}${unit}, E-W ${num(l.adjusted.EW)}${unit}`) + notes;
+  if (scored && l.tricks && (scored.NS !== l.tricks.NS || scored.EW !== l.tricks.EW)) {
+    return `the table made N-S ${l.tricks.NS}, E-W ${l.tricks.EW}; scored N-S ${num(scored.NS)}, E-W ${num(scored.EW)}${notes}`;
+  }
+  return undefined;
+}
+
+/** The N-S percentage of a bridge award. */
+function awardPercent(a: NonNullable<ResultLine['adjusted']>): string {
+  if (typeof a === 'object') return num(a.NS);
+  return String({ average: 50, 'average-plus': 60, 'average-minus': 40 }[a]);
+}
+
+/** A whist line's tricks as scored (after Dup. X.4, the average for the deal or an award), from the report. */
+function scoredTricks(s: SessionExport, l: ResultLine): { NS: number; EW: number } | undefined {
+  const r = s.report.boards.find((b) => b.board === l.board)?.results
+    .find((x) => x.ns === l.ns && x.ew === l.ew && (x.table === undefined || l.table === undefined || String(x.table) === l.table));
+  return r?.tricks ?? l.tricks;
+}
+
 /** The session as USEBIO 1.2 XML (UTF-8). */
 export function exportUsebio(s: SessionExport, opts: { program?: string; version?: string } = {}): string {
   const bridge = isBridge(s);
@@ -106,7 +150,7 @@ export function exportUsebio(s: SessionExport, opts: { program?: string; version
   x.el('BOARDS_PLAYED', new Set(lines.map((l) => l.board)).size);
   x.el('WINNER_TYPE', winners);
   if (!bridge) {
-    x.raw(comment('Whist: no CONTRACT or PLAYED_BY. TRICKS is the N-S side\'s tricks after the penalties of the code; SCORE is N-S\'s tricks less E-W\'s.'));
+    x.raw(comment('Whist: no CONTRACT or PLAYED_BY. TRICKS is the N-S side\'s tricks after the penalties of the code; SCORE is N-S\'s tricks less E-W\'s; NS_MATCH_POINTS and EW_MATCH_POINTS are each side\'s tricks as scored, which add up to TOTAL_SCORE.'));
   }
   if (winners === 1 && [...numbers.keys()].some((id) => numbers.get(id)!.number !== id)) {
     x.raw(comment(`Pair numbers: ${[...numbers].map(([id, n]) => `${n.number} is ${id}`).join(', ')}.`));
@@ -114,6 +158,7 @@ export function exportUsebio(s: SessionExport, opts: { program?: string; version
 
   x.open('PARTICIPANTS');
   const standings = new Map(s.report.pairs.map((p) => [p.pair, p]));
+  const places = placesOf(s, numbers, winners);
   const order = [...new Set([...s.report.pairs.map((p) => p.pair).sort((a, b) => standings.get(a)!.rank - standings.get(b)!.rank), ...numbers.keys()])];
   for (const id of order) {
     const n = numbers.get(id)!;
@@ -122,7 +167,7 @@ export function exportUsebio(s: SessionExport, opts: { program?: string; version
     x.el('PAIR_NUMBER', n.number);
     x.el('DIRECTION', n.direction);
     if (p) {
-      x.el('PLACE', p.rankLabel ?? p.rank);
+      x.el('PLACE', places.get(id));
       x.el('TOTAL_SCORE', num(p.total));
       if (p.percent !== undefined) x.el('PERCENTAGE', num(p.percent));
     }
@@ -140,9 +185,14 @@ export function exportUsebio(s: SessionExport, opts: { program?: string; version
       x.open('TRAVELLER_LINE');
       x.el('NS_PAIR_NUMBER', numbers.get(l.ns)?.number ?? l.ns);
       x.el('EW_PAIR_NUMBER', numbers.get(l.ew)?.number ?? l.ew);
-      if (l.adjusted !== undefined) {
-        // An adjusted score has no contract; the director's award is in the points below and in the comment.
-        x.raw(comment(`adjusted: ${typeof l.adjusted === 'string' ? l.adjusted : `N-S ${l.adjusted.NS}%, E-W ${l.adjusted.EW}%`}`));
+      // Whist: each side's scored tricks are its points on the board (Compass Whist adds them up).
+      const scored = bridge ? undefined : scoredTricks(s, l);
+      const why = adjustment(l, scored);
+      if (why !== undefined) {
+        // An artificial score: no contract or tricks; SCORE is "A" and the N-S percentage (bridge), and the points
+        // each side scored are below, so they still add up to the pairs' TOTAL_SCORE.
+        x.raw(comment(`adjusted: ${why}`));
+        if (bridge && l.adjusted !== undefined) x.el('SCORE', `A${awardPercent(l.adjusted)}`);
       } else if (bridge) {
         x.el('CONTRACT', l.contract === 'Pass' ? 'PASS' : l.contract);
         if (l.contract !== 'Pass') x.el('PLAYED_BY', l.declarer);
@@ -154,6 +204,7 @@ export function exportUsebio(s: SessionExport, opts: { program?: string; version
       }
       if (l.mp) x.el('NS_MATCH_POINTS', num(l.mp.NS)).el('EW_MATCH_POINTS', num(l.mp.EW));
       if (l.imps) x.el('NS_IMPS', num(l.imps.NS)).el('EW_IMPS', num(l.imps.EW));
+      if (scored) x.el('NS_MATCH_POINTS', num(scored.NS)).el('EW_MATCH_POINTS', num(scored.EW));
       x.close('TRAVELLER_LINE');
     }
     x.close('BOARD');

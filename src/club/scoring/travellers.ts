@@ -7,11 +7,12 @@ import { parsePbn } from '../../formats/pbn.js';
 import { printable } from '../../formats/quote.js';
 import { formatContract, parseContract, parseContractText } from '../../cards/contract.js';
 import { ScoringError } from './errors.js';
+import { csvTravellerRows, looksLikeCsvTravellers } from './travellers-csv.js';
 import { type WhistTraveller, checkWhistTraveller } from './whist.js';
 
 /** What was read: the travellers, the line each came from, and every problem. */
 export interface TravellersRead {
-  format: 'ndjson' | 'pbn';
+  format: 'ndjson' | 'pbn' | 'csv';
   travellers: WhistTraveller[];
   /** `lines[i]` is the line of `travellers[i]` in the text. */
   lines: number[];
@@ -21,10 +22,30 @@ export interface TravellersRead {
 const FIELDS = ['board', 'ns', 'ew', 'table', 'round', 'tricks', 'contract', 'marks', 'players', 'adjusted', 'made', 'wonBeforeRevoke', 'version', 'handScored', 'lead'];
 const EXAMPLE = '{"board":1,"ns":"1NS","ew":"1EW","tricks":{"NS":7,"EW":6}}';
 
-/** Read travellers from NDJSON or PBN text, told apart by the content. */
+/** Read travellers from NDJSON, PBN or CSV text (the director page's CSV travellers), told apart by the content. */
 export function readTravellers(text: string): TravellersRead {
   const first = text.replace(/^\uFEFF/, '').split('\n').map((l) => l.trim()).find((l) => l !== '');
+  if (first !== undefined && looksLikeCsvTravellers(first)) return readCsvTravellers(text);
   return first !== undefined && (first.startsWith('[') || first.startsWith('%')) ? readPbnTravellers(text) : readNdjsonTravellers(text);
+}
+
+/** Read the CSV travellers the director page exports: each row is checked as an NDJSON line is. */
+export function readCsvTravellers(text: string): TravellersRead {
+  const out: TravellersRead = { format: 'csv', travellers: [], lines: [], errors: [] };
+  const { rows, errors } = csvTravellerRows(text);
+  out.errors.push(...errors);
+  const seen = new Map<string, number>();
+  for (const { line, raw } of rows) {
+    const t = lineToTraveller(raw);
+    if ('error' in t) { out.errors.push({ line, message: t.error }); continue; }
+    const key = dedupeKey(t);
+    const before = seen.get(key);
+    if (before !== undefined) { out.errors.push({ line, message: `${where(t)} is already on line ${before}: remove one of the two lines` }); continue; }
+    seen.set(key, line);
+    out.travellers.push(t);
+    out.lines.push(line);
+  }
+  return out;
 }
 
 /** A bridge contract as the travellers carry it ("4HE", "3NTSX", "PASS"), or the reason it is not one. */

@@ -36,6 +36,8 @@ export interface DirectorProcess {
   pid(): number | undefined;
   /** Why the director stopped on its own (its exit and last lines on stderr), or null while it runs or after kill(). */
   failure(): string | null;
+  /** Resolves once this session's director page answers at `url`; rejects with the director's own sentence if it stopped. */
+  ready(timeoutMs?: number): Promise<void>;
   /** kill -9, as a power cut would. */
   kill(): void;
   /** Start it again (after kill) on the same config and database. */
@@ -76,8 +78,12 @@ export async function startDirectorProcess(o: DirectorProcessOptions): Promise<D
     });
     c.on('exit', (code, sig) => {
       if (child !== c || killed) return;
-      failed = `the director (tenace director --config ${configPath}) stopped: ${sig ?? `exit ${code}`}${tail ? `\n${tail.trim()}` : ''}`;
-      o.log.warn({ code, sig }, 'director exited');
+      // The director says what to fix in one line ("tenace director: cannot start: http.port: ..."): that line alone.
+      const said = /^tenace director: (.*)$/m.exec(tail)?.[1];
+      failed = said ? `the director ${said}` : `the director (tenace director --config ${configPath}) stopped: ${sig ?? `exit ${code}`}${tail ? `\n${tail.trim()}` : ''}`;
+      // A clean exit is the director obeying a stop (a Ctrl-C reaches the whole process group): no warning.
+      if (code === 0) o.log.debug({ code, sig }, 'director exited');
+      else o.log.warn({ code, sig }, 'director exited');
     });
   };
   await start();
@@ -86,6 +92,18 @@ export async function startDirectorProcess(o: DirectorProcessOptions): Promise<D
     configPath,
     pid: () => child?.pid,
     failure: () => failed,
+    async ready(timeoutMs = 30_000) {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        if (failed) throw new Error(failed);
+        // Our director, not another program on the port: its snapshot names this session.
+        const answered = await fetch(`http://127.0.0.1:${port}/snapshot.json`, { signal: AbortSignal.timeout(1000) })
+          .then(async (r) => r.ok && ((await r.json()) as { session?: string } | null)?.session === o.session, () => false);
+        if (answered && !failed) return;
+        if (Date.now() > until) throw new Error(`the director page did not answer at http://127.0.0.1:${port}/ within ${timeoutMs / 1000} s`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
     kill() {
       killed = true;
       child?.kill('SIGKILL');

@@ -116,7 +116,9 @@ export async function runSession(opts: RunOptions): Promise<SessionOutcome> {
       if (why) throw new Error(why);
       return watch.assignments.size >= plan.schedule.tables;
     }, waitMs, 'the director to assign the tables', opts.signal);
-    if (director.url) say(`director page at ${director.url}`);
+    // The page as bound: a port taken by another program stops the director, and its sentence stops the session.
+    await director.ready(waitMs);
+    say(`director page at ${director.url}`);
 
     const speed = opts.speed === 'max' ? 'max' : opts.speed * REAL_EVENTS_PER_SECOND;
     const tables = new Map<number, TableHandle>();
@@ -481,7 +483,8 @@ class SessionWatch {
       const m = msg as { type?: string; session?: string };
       if (m.type === 'tenace.tray' && m.session === session) w.records.set((msg as TrayRecord).board, msg as TrayRecord);
       else if (m.type === 'tenace.assignment' && m.session === session) w.assignments.set((msg as RoundAssignment).table, msg as RoundAssignment);
-      else if (m.type === 'tenace.alert' && m.session === session) w.alerts.push(msg as ClubAlert);
+      // The table's alert comes on its own topic and again as the director relays it: keep one of each.
+      else if (m.type === 'tenace.alert' && m.session === session) { if (!w.alerts.some((a) => JSON.stringify(a) === JSON.stringify(msg))) w.alerts.push(msg as ClubAlert); }
       else if (topic === t.standings) {
         w.standings = msg as ScoreReport;
         const now = Date.now();
@@ -498,6 +501,8 @@ class SessionWatch {
 
   /** Resolves when `cond` holds (checked on every message and every 50 ms); rejects after `ms` naming `what`. */
   until(cond: () => boolean, ms: number, what: string, signal?: AbortSignal): Promise<void> {
+    // An abort listener added after the abort never fires: the wait would hold the process until its timeout.
+    if (signal?.aborted) return Promise.reject(new Error('session stopped'));
     try {
       if (cond()) return Promise.resolve();
     } catch (err) {

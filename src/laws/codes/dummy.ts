@@ -62,14 +62,16 @@ export const englishDummy: LawCode = {
 export const doubleDummy: LawCode = {
   ...englishDummy,
   name: 'double-dummy',
-  revoke(ctx, seat, how) {
-    return ctx.dummies.has(seat) ? dummyRevoke('Double Dummy: Method of Playing')(ctx, seat, how) : english.revoke(ctx, seat, how);
-  },
+  // Only the living players revoke: a dummy's renounce is answered by cannotRevoke below.
+  revoke: english.revoke,
   leadOutOfTurn(ctx, offender, proper) {
     // Double Dummy: whoever leads out of turn, the adversary may call a suit from the one that ought to have led,
     // unless it was the turn of neither hand of the offending player.
     return dummyLead('Double Dummy: Leading out of Turn', 'the adversary may call a suit from the one that ought to have led')(
       { ...ctx, dummies: new Set([0, 1, 2, 3]) }, offender, proper);
+  },
+  cannotRevoke(ctx, seat) {
+    return ctx.dummies.has(seat) ? 'Double Dummy, Method of Playing: "Neither dummy can revoke"' : null;
   },
   exposedCard() {
     return null; // Double Dummy: there are no such things as exposed cards, or cards played in error.
