@@ -3,10 +3,11 @@
 // segfaults at exit, so no daemon or director ever maps it.
 import koffi, { type LibraryHandle } from 'koffi';
 import { SUIT_LETTERS, RANK_LETTERS, tryParseCard } from '../cards/card.js';
+import { handSize } from '../cards/hand.js';
 import { type Seat, SEATS } from '../cards/seat.js';
 import {
   type DdTable, type Par, type ParContract, type Position, type PositionResult, type Strain, type Vulnerability,
-  DD_OFF, STRAINS, countCards, handMasks,
+  DD_OFF, STRAINS, dealHands,
 } from './types.js';
 
 /** The library's soname; TENACE_DDS_LIB names another (a test uses one that is not there). */
@@ -71,11 +72,11 @@ export function loadDds(path = process.env.TENACE_DDS_LIB || DDS_SONAME): Dds {
   return {
     version: typeof about.versionString === 'string' ? about.versionString : cString(about.versionString ?? []),
     table(hands) {
-      const m = handMasks(hands);
+      const m = dealHands(hands);
       if ('error' in m) throw new Error(m.error);
-      if (m.masks.some((h) => countCards(h) !== 13)) throw new Error('hands: a full deal has 13 cards in each hand');
+      if (m.hands.some((h) => handSize(h) !== 13)) throw new Error('hands: a full deal has 13 cards in each hand');
       const out: { resTable?: number[] } = {};
-      check('CalcDDtable', CalcDDtable({ cards: ddsCards(m.masks) }, out));
+      check('CalcDDtable', CalcDDtable({ cards: ddsCards(m.hands) }, out));
       return tableOf(Array.from(out.resTable ?? []));
     },
     par(table, vulnerable, dealer) {
@@ -148,7 +149,7 @@ function toResTable(t: DdTable): number[] {
 
 /** The DDS deal of a position, the seat to play and the tricks left (the trick in progress included). */
 function dealOf(p: Position): { deal: object; toPlay: Seat; remaining: number } {
-  const m = handMasks(p.hands);
+  const m = dealHands(p.hands);
   if ('error' in m) throw new Error(m.error);
   if (p.trick.length > 3) throw new Error(`trick: at most three cards are played to a trick in progress, not ${p.trick.length}`);
   const first = SEATS.indexOf(p.leader);
@@ -160,7 +161,7 @@ function dealOf(p: Position): { deal: object; toPlay: Seat; remaining: number } 
     suits[i] = Math.floor(r.value / 13);
     ranks[i] = (r.value % 13) + 2;
   });
-  const counts = m.masks.map(countCards);
+  const counts = m.hands.map(handSize);
   const toPlay = (first + p.trick.length) & 3;
   const remaining = counts[toPlay];
   // Those who played to the trick in progress hold one card fewer than those still to play.
@@ -171,7 +172,7 @@ function dealOf(p: Position): { deal: object; toPlay: Seat; remaining: number } 
     }
   }
   if (remaining === 0) throw new Error('hands: no card is left to play');
-  const deal = { trump: STRAINS.indexOf(p.strain), first, currentTrickSuit: suits, currentTrickRank: ranks, remainCards: ddsCards(m.masks) };
+  const deal = { trump: STRAINS.indexOf(p.strain), first, currentTrickSuit: suits, currentTrickRank: ranks, remainCards: ddsCards(m.hands) };
   if (deal.trump < 0) throw new Error(`strain "${p.strain}" is not one of S, H, D, C, NT`);
   return { deal, toPlay: SEATS[toPlay], remaining };
 }

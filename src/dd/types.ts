@@ -1,6 +1,7 @@
 // Double-dummy analysis: what each side can take with every card seen and best play by both sides. The shapes here
 // are what callers see; src/dd/dds.ts turns them into DDS's structs inside the solver's child process.
-import { SUIT_LETTERS, tryParseCard } from '../cards/card.js';
+import { isComplete, parseDeal } from '../cards/deal.js';
+import type { Hand } from '../cards/hand.js';
 import { type Seat, SEATS } from '../cards/seat.js';
 
 /** A strain: a trump suit, or no trump. A whist deal's turned or declared trump is a strain like any other. */
@@ -58,38 +59,15 @@ export interface PositionResult {
 /** The message when libdds is not there: said once, by check-config, the CLI and the pages. */
 export const DD_OFF = 'double-dummy analysis is off: install libdds0 (apt install libdds0)';
 
-/** A deal's four hands as 4x4 suit masks, bit r for rank r (0 the deuce .. 12 the ace); null with the reason when it is not a deal. */
-export function handMasks(hands: string): { masks: number[][] } | { error: string } {
-  const m = /^\s*([NESWnesw]):(.*)$/.exec(hands);
-  if (!m) return { error: `hands "${hands.slice(0, 40)}": write them as a PBN deal, "N:AKQ.JT9.. ..." (a seat, a colon, four hands)` };
-  const parts = m[2].trim().split(/\s+/);
-  if (parts.length !== 4) return { error: `hands: a deal has four hands, this one has ${parts.length}` };
-  const first = SEATS.indexOf(m[1].toUpperCase() as Seat);
-  const masks = [0, 1, 2, 3].map(() => [0, 0, 0, 0]);
-  const seen = new Set<string>();
-  for (let i = 0; i < 4; i++) {
-    const seat = (first + i) & 3;
-    const suits = parts[i] === '-' ? ['', '', '', ''] : parts[i].split('.');
-    if (suits.length !== 4) return { error: `hands: ${SEATS[seat]}'s hand "${parts[i]}" needs four suits separated by dots (S.H.D.C)` };
-    for (let s = 0; s < 4; s++) {
-      for (const ch of suits[s]) {
-        const r = tryParseCard(SUIT_LETTERS[s] + ch);
-        if (!r.ok) return { error: `hands: "${ch}" in ${SEATS[seat]}'s ${SUIT_LETTERS[s]} is not a rank (2-9, T, J, Q, K, A)` };
-        const name = SUIT_LETTERS[s] + ch.toUpperCase();
-        if (seen.has(name)) return { error: `hands: ${name} is dealt twice` };
-        seen.add(name);
-        masks[seat][s] |= 1 << (r.value % 13);
-      }
-    }
+/** A deal's four hands (PBN deal notation, every hand known), or the reason it is not one. */
+export function dealHands(hands: string): { hands: Hand[] } | { error: string } {
+  try {
+    const d = parseDeal(hands);
+    if (!isComplete(d)) return { error: `hands "${hands.slice(0, 60)}": every hand must be known for double-dummy analysis` };
+    return { hands: d };
+  } catch (e) {
+    return { error: `hands: ${(e as Error).message}` };
   }
-  return { masks };
-}
-
-/** How many cards a hand of 4 suit masks holds. */
-export function countCards(hand: readonly number[]): number {
-  let n = 0;
-  for (const m of hand) for (let x = m; x; x &= x - 1) n++;
-  return n;
 }
 
 /** The strain of a trump suit letter, or NT for none (null or undefined). */
