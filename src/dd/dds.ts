@@ -7,11 +7,8 @@ import { handSize } from '../cards/hand.js';
 import { type Seat, SEATS } from '../cards/seat.js';
 import {
   type DdTable, type Par, type ParContract, type Position, type PositionResult, type Strain, type Vulnerability,
-  DD_OFF, STRAINS, dealHands,
+  DDS_SONAME, DD_OFF, STRAINS, dealHands,
 } from './types.js';
-
-/** The library's soname; TENACE_DDS_LIB names another (a test uses one that is not there). */
-export const DDS_SONAME = 'libdds.so.0';
 
 /** What the worker asks of DDS. */
 export interface Dds {
@@ -28,12 +25,12 @@ const PAR_DENOMS: readonly Strain[] = ['NT', 'S', 'H', 'D', 'C'];
 const PAR_SEATS: readonly ParContract['by'][] = ['N', 'E', 'S', 'W', 'NS', 'EW'];
 
 /** Open libdds and declare the calls used; throws DD_OFF (with the loader's reason) when it cannot be opened. */
-export function loadDds(path = process.env.TENACE_DDS_LIB || DDS_SONAME): Dds {
+export function loadDds(path = process.env.LIBDDS_PATH || DDS_SONAME): Dds {
   let lib: LibraryHandle;
   try {
     lib = koffi.load(path);
   } catch (e) {
-    throw new Error(`${DD_OFF} (${(e as Error).message.split('\n')[0]})`);
+    throw new Error(`${DD_OFF} (${path}: ${(e as Error).message.split('\n')[0]})`);
   }
   const deal = koffi.struct('dds_deal', {
     trump: 'int', first: 'int', currentTrickSuit: koffi.array('int', 3), currentTrickRank: koffi.array('int', 3),

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Seat } from '../cards/seat.js';
 import type { WorkerReply, WorkerRequest } from './protocol.js';
-import { type DdTable, type Par, type Position, type PositionResult, type Vulnerability, DD_OFF } from './types.js';
+import { type DdStatus, type DdTable, type Par, type Position, type PositionResult, type Vulnerability, DD_OFF } from './types.js';
 
 export interface DoubleDummyOptions {
   /** The longest one request may take before the child is killed (default 30 s; a full table takes about 0.3 s). */
@@ -15,7 +15,7 @@ export interface DoubleDummyOptions {
   maxQueue?: number;
   /** Answers remembered (default 4096). */
   cacheSize?: number;
-  /** The environment of the child (default this process's); TENACE_DDS_LIB there names another library. */
+  /** The environment of the child (default this process's); LIBDDS_PATH there names another library. */
   env?: NodeJS.ProcessEnv;
 }
 
@@ -26,9 +26,6 @@ export class DdError extends Error {
     this.name = 'DdError';
   }
 }
-
-/** Whether analysis is on, and the library's version or the reason it is off. */
-export type DdStatus = { on: true; version: string } | { on: false; reason: string };
 
 type Request = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 

@@ -56,6 +56,12 @@ export interface PositionResult {
   cards: { card: string; tricks: number }[];
 }
 
+/** The library's soname (Debian's libdds0); LIBDDS_PATH names another (a test names one that is not there). */
+export const DDS_SONAME = 'libdds.so.0';
+
+/** Whether analysis is on, and the library's version or the reason it is off. */
+export type DdStatus = { on: true; version: string } | { on: false; reason: string };
+
 /** The message when libdds is not there: said once, by check-config, the CLI and the pages. */
 export const DD_OFF = 'double-dummy analysis is off: install libdds0 (apt install libdds0)';
 
