@@ -81,6 +81,11 @@ function dealText(p: Prepared, a: DealAnalysis | undefined): string[] {
     const lost = a.play.cards.filter((c) => c.cost > 0);
     lines.push(lost.length === 0 ? 'tricks lost: none' : `tricks lost: ${lost.map((c) => `trick ${c.trick} ${c.seat} ${c.card} (${c.cost})`).join(', ')}`);
     if (a.play.stopped) lines.push(a.play.stopped);
+    const after = a.play.after;
+    if (after) {
+      lines.push(`play stopped with ${after.left.NS + after.left.EW} tricks to go (N-S had won ${after.won.NS}, E-W ${after.won.EW}): ` +
+        `with best play N-S can take ${after.left.NS} of them, E-W ${after.left.EW}; the result gave N-S ${p.result.tricksWon.NS}, E-W ${p.result.tricksWon.EW}`);
+    }
   }
   return [...lines, ''];
 }
@@ -92,7 +97,7 @@ function dealJson(p: Prepared, a: DealAnalysis | undefined): Record<string, unkn
     ...base, strain: p.input.strain, ...(p.head?.contract ? { contract: p.head.contract } : {}),
     table: a.table, ...(a.par ? { par: a.par } : {}), ...(a.fromLead ? { fromLead: a.fromLead } : {}),
     tricksWon: p.result.tricksWon,
-    ...(a.play ? { plays: a.play.cards, ...(a.play.stopped ? { stopped: a.play.stopped } : {}) } : {}),
+    ...(a.play ? { plays: a.play.cards, ...(a.play.stopped ? { stopped: a.play.stopped } : {}), ...(a.play.after ? { after: a.play.after } : {}) } : {}),
   };
 }
 

@@ -3,7 +3,7 @@
 import { SUIT_LETTERS, cardCode, formatCard, tryParseCard } from '../cards/card.js';
 import { winningIndex } from '../cards/trick.js';
 import { type Deal, formatDeal } from '../cards/deal.js';
-import { type Hand, removeCard } from '../cards/hand.js';
+import { type Hand, handSize, removeCard } from '../cards/hand.js';
 import { type Seat, SEATS } from '../cards/seat.js';
 import type { DoubleDummy } from './solver.js';
 import { type Strain, dealHands } from './types.js';
@@ -21,6 +21,11 @@ export interface CardCost {
 
 export interface PlayAnalysis {
   cards: CardCost[];
+  /**
+   * When play stopped with cards in hand (a claim, a concession, a record cut short): the tricks won so far, and
+   * what each side can still take from the cards left with best play (the trick in progress included).
+   */
+  after?: { won: { NS: number; EW: number }; left: { NS: number; EW: number } };
   /** Why the analysis stopped before the last card played (an irregular card), if it did. */
   stopped?: string;
 }
@@ -37,6 +42,7 @@ export async function analysePlay(dd: DoubleDummy, hands: string, strain: Strain
   const out: PlayAnalysis = { cards: [] };
   let leader: Seat | undefined = plays[0]?.seat;
   let trick: string[] = [];
+  const won = { NS: 0, EW: 0 };
   for (let i = 0; i < plays.length && leader; i++) {
     const p = plays[i];
     const trickNo = Math.floor(i / 4) + 1;
@@ -56,8 +62,13 @@ export async function analysePlay(dd: DoubleDummy, hands: string, strain: Strain
     trick.push(name);
     if (trick.length === 4) {
       leader = winner(leader, trick, strain);
+      won[leader === 'N' || leader === 'S' ? 'NS' : 'EW']++;
       trick = [];
     }
+  }
+  if (!out.stopped && leader && deal.some((h) => h && handSize(h) > 0)) {
+    const r = await dd.solve({ hands: formatDeal(deal), strain, leader, trick });
+    out.after = { won, left: r.tricks };
   }
   return out;
 }

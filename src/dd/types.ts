@@ -69,7 +69,7 @@ export const DD_OFF = 'double-dummy analysis is off: install libdds0 (apt instal
 export function dealHands(hands: string): { hands: Hand[] } | { error: string } {
   try {
     const d = parseDeal(hands);
-    if (!isComplete(d)) return { error: `hands "${hands.slice(0, 60)}": every hand must be known for double-dummy analysis` };
+    if (!isComplete(d)) return { error: `hands: every hand must be known for double-dummy analysis; "${hands.slice(0, 60)}" gives ${d.filter((h) => h !== null).length} of 4` };
     return { hands: d };
   } catch (e) {
     return { error: `hands: ${(e as Error).message}` };
