@@ -35,7 +35,7 @@ export interface PlayAnalysis {
  * Stops at the first card that is not one DDS would let that seat play: a revoke, a card out of turn, a card the
  * hand did not hold.
  */
-export async function analysePlay(dd: DoubleDummy, hands: string, strain: Strain, plays: readonly { seat: Seat; card: string }[]): Promise<PlayAnalysis> {
+export async function analysePlay(dd: Pick<DoubleDummy, 'solve'>, hands: string, strain: Strain, plays: readonly { seat: Seat; card: string }[]): Promise<PlayAnalysis> {
   const m = dealHands(hands);
   if ('error' in m) throw new Error(m.error);
   const deal = m.hands.map((h) => [...h] as Hand) as Deal;
@@ -46,7 +46,7 @@ export async function analysePlay(dd: DoubleDummy, hands: string, strain: Strain
   for (let i = 0; i < plays.length && leader; i++) {
     const p = plays[i];
     const trickNo = Math.floor(i / 4) + 1;
-    const r = await dd.solve({ hands: formatDeal(deal), strain, leader, trick });
+    const r = await dd.solve({ hands: formatDeal(deal), strain, leader, trick: [...trick] });
     const parsed = tryParseCard(p.card);
     const name = parsed.ok ? formatCard(parsed.value) : p.card;
     const played = r.cards.find((c) => c.card === name);
@@ -67,7 +67,7 @@ export async function analysePlay(dd: DoubleDummy, hands: string, strain: Strain
     }
   }
   if (!out.stopped && leader && deal.some((h) => h && handSize(h) > 0)) {
-    const r = await dd.solve({ hands: formatDeal(deal), strain, leader, trick });
+    const r = await dd.solve({ hands: formatDeal(deal), strain, leader, trick: [...trick] });
     out.after = { won, left: r.tricks };
   }
   return out;
