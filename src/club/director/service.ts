@@ -20,6 +20,7 @@ import { scoreTravellers as realScoreTravellers } from '../scoring/index.js';
 import * as trays from '../trays/index.js';
 import { movementByName } from '../movements/index.js';
 import { sessionExports } from '../exports/index.js';
+import { BoardAnalyses } from '../../dd/boards.js';
 import type {
   ClubAlert, DirectorSnapshot, DirectorSnapshotMessage, SessionExport, DirectorTableView, DirectorTrayView, RoundAssignment, Schedule, ScoreReport, Traveller, TrayRecord,
 } from '../types.js';
@@ -114,6 +115,8 @@ export class DirectorService {
   private readonly ownStore: boolean;
   private client: MqttClient | null = null;
   private web: { url: string; close(): Promise<void> } | null = null;
+  /** Issue 21: each board's double-dummy table and par for the exports, solved in a child process once asked for. */
+  private dd: { analyses: BoardAnalyses; close(): void } | null = null;
   private readonly tables = new Map<string, TableState>();
   private readonly byNo = new Map<number, string>();
   private readonly records = new Map<number, TrayRecord>();
@@ -249,6 +252,7 @@ export class DirectorService {
     await this.chain.catch(() => undefined);
     if (this.client) await closeClient(this.client).catch(() => undefined);
     if (this.web) await this.web.close().catch((err: unknown) => this.log.warn({ err }, 'director page did not close cleanly'));
+    this.dd?.close();
     if (this.ownStore && this.store) await this.store.close();
   }
 
@@ -1298,9 +1302,14 @@ export class DirectorService {
   private async startWeb(): Promise<void> {
     try {
       const { startDirectorWeb } = await import('./web.js');
+      const { DoubleDummy } = await import('../../dd/solver.js');
+      const solver = new DoubleDummy();
+      const analyses = new BoardAnalyses(solver);
+      this.dd = { analyses, close: () => solver.close() };
+      const dd = (rec: TrayRecord, bridge: boolean) => analyses.get({ board: rec.board, hands: rec.hands, dealer: rec.dealer, vulnerable: rec.vulnerable, bridge });
       this.web = await startDirectorWeb({
         host: this.c.http.host, port: this.c.http.port, snapshot: () => this.snapshot(), subscribe: (fn) => this.subscribe(fn),
-        exports: sessionExports(() => this.sessionExport()),
+        exports: sessionExports(() => this.sessionExport(), dd),
       });
       this.log.info({ url: this.web.url }, 'director page');
     } catch (err) {
