@@ -31,6 +31,7 @@ export function benchDd(opts: DdBenchOptions): BenchReport {
     title,
     notes: [
       `corpus: the first ${got.deals} fully played deals of ../shared/data/camrose2024-ben.pbn; positions: before each card of the first two (${got.positions})`,
+      'units: tables count 20 results each (4 declarers x 5 strains); a position is one SolveBoard giving every legal card\'s result',
       `DDS ${got.version}; one request at a time; no cache; ${opts.rounds} alternating rounds after a warm-up; load average ${load}; node ${process.version}`,
     ],
     results: got.results,
