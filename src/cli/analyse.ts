@@ -160,7 +160,8 @@ export async function analyseCommand(argv: string[], io: CliIo = STDIO, dd?: Dou
         try {
           a = await analyseDeal(solver, input);
         } catch (e) {
-          if (e instanceof DdError && e.code !== 'input') throw e;
+          // Off or closed ends the run; a bad deal, a crash or a hang of the solver costs only this deal.
+          if (e instanceof DdError && (e.code === 'off' || e.code === 'closed')) throw e;
           p.skip = (e as Error).message;
         }
       }

@@ -47,6 +47,19 @@ describe('double dummy: the solver is isolated', () => {
     }
   });
 
+  it('tenace analyse goes on past deals the solver could not finish: each says why, and the run ends with 0', async () => {
+    let out = '';
+    const io = { out: (s: string) => { out += s; }, err: () => undefined };
+    const dd = new DoubleDummy({ timeoutMs: 1 });
+    try {
+      expect(await analyseCommand([dataPath('bridgebots-sample.pbn'), '--no-play'], io, dd)).toBe(0);
+    } finally {
+      dd.close();
+    }
+    expect(out.match(/^no analysis: double-dummy analysis took longer than 1 ms and was stopped$/gm)).toHaveLength(3);
+    expect(out.match(/^Board \d+ · bridge/gm)).toHaveLength(3);
+  });
+
   it('the queue is bounded: past maxQueue waiting requests, one is refused at once', async () => {
     // Asked in one turn of the event loop, all three wait: two fit the queue.
     const dd = new DoubleDummy({ maxQueue: 2 });
