@@ -21,6 +21,9 @@ const USAGE = `usage: tenace analyse FILE [--json | --pbn] [--no-play]
   --no-play   the table and the par only: skip the card-by-card analysis (the slow part, about a second a deal)
 `;
 
+/** Problems listed before the rest are only counted: a binary or garbled file would otherwise flood the terminal. */
+const MAX_ERRORS = 20;
+
 /** Exit code when double-dummy analysis is off (sysexits EX_UNAVAILABLE). */
 export const EX_UNAVAILABLE = 69;
 
@@ -136,7 +139,8 @@ export async function analyseCommand(argv: string[], io: CliIo = STDIO, dd?: Dou
     return 66;
   }
   const log = loadLog(text, name);
-  for (const e of log.errors.slice(0, 20)) io.err(`${printable(`${name}:${e.line}: ${e.message}`)}\n`);
+  for (const e of log.errors.slice(0, MAX_ERRORS)) io.err(`${printable(`${name}:${e.line}: ${e.message}`)}\n`);
+  if (log.errors.length > MAX_ERRORS) io.err(`${name}: ${log.errors.length - MAX_ERRORS} more problems not shown\n`);
   if (log.events.length === 0) {
     io.err(`tenace analyse: ${name} holds no deal to analyse\n`);
     return 65;
