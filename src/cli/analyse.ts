@@ -2,7 +2,7 @@
 // of what each seat makes as declarer in each strain, the par (bridge), and where play is recorded the tricks each
 // card cost. DDS does the solving, in a child process (src/dd).
 import { readFileSync } from 'node:fs';
-import { PBN_EXPORT_HEAD, formatPbnGame, printable } from '../formats/index.js';
+import { PBN_EXPORT_HEAD, formatPbnGame, parseCompactContract, printable } from '../formats/index.js';
 import type { Seat } from '../cards/seat.js';
 import { replayWithFacts } from '../laws/engine.js';
 import type { DealResult } from '../laws/types.js';
@@ -68,7 +68,9 @@ function declarerOf(contract: string | undefined): Seat | undefined {
 /** The deal's text block. */
 function dealText(p: Prepared, a: DealAnalysis | undefined): string[] {
   const head = [`Board ${p.result.board ?? '?'}`, p.result.variant];
-  if (p.input?.bridge && p.head?.contract) head.push(`${p.head.contract}`);
+  const c = p.input?.bridge ? parseCompactContract(p.head?.contract) : null;
+  if (c) head.push(`${c.level}${c.strain}${c.risk} by ${c.declarer}`);
+  else if (p.input?.bridge && p.head?.record?.passedOut) head.push('passed out');
   else if (p.input && !p.input.bridge) head.push(`trump ${p.input.strain === 'NT' ? 'none' : p.input.strain}`);
   const lines = [head.join(' · ')];
   if (!a || !p.input) return [...lines, `no analysis: ${p.skip ?? 'nothing to analyse'}`, ''];

@@ -138,7 +138,7 @@ describe('tenace analyse', () => {
   it('the text names the tricks lost card by card', async () => {
     const { code, out } = await run([dataPath('bridgebots-sample.pbn')]);
     expect(code).toBe(0);
-    expect(out).toContain('Board 1 · bridge · 3DE\ndouble dummy   NT  S  H  D  C\n');
+    expect(out).toContain('Board 1 · bridge · 3D by E\ndouble dummy   NT  S  H  D  C\n');
     expect(out).toContain('par: E-W +130, 4D by E (vulnerable: None, dealer N)\n');
     expect(out).toContain('from S\'s lead in D: N-S take 3, E-W 10 with best play; at the table N-S took 4, E-W 9\ntricks lost: trick 4 E S6 (1)\n');
   });
