@@ -7,6 +7,7 @@ import { DAEMON_DEFAULTS, benchDaemon } from './daemon.js';
 import { CLUB_DEFAULTS, benchClub } from './club.js';
 import { REPLAY_DEFAULTS, benchReplay } from './replay.js';
 import { CHAMPIONSHIP_DEFAULTS, benchChampionship } from './championship.js';
+import { DD_DEFAULTS, benchDd } from './dd.js';
 
 interface CliOptions { names: string[]; deals?: number; rounds?: number; warmup?: number; seed?: number }
 
@@ -29,6 +30,7 @@ const BENCHES: Record<string, (cli: CliOptions) => BenchReport> = {
   club: (cli) => benchClub({ ...CLUB_DEFAULTS, seed: cli.seed ?? CLUB_DEFAULTS.seed, rounds: cli.rounds ?? CLUB_DEFAULTS.rounds }),
   replay: (cli) => benchReplay({ ...REPLAY_DEFAULTS, rounds: cli.rounds ?? REPLAY_DEFAULTS.rounds, warmup: cli.warmup ?? REPLAY_DEFAULTS.warmup }),
   championship: (cli) => benchChampionship({ ...CHAMPIONSHIP_DEFAULTS, seed: cli.seed ?? CHAMPIONSHIP_DEFAULTS.seed, rounds: cli.rounds ?? CHAMPIONSHIP_DEFAULTS.rounds }),
+  dd: (cli) => benchDd({ deals: cli.deals ?? DD_DEFAULTS.deals, rounds: cli.rounds ?? DD_DEFAULTS.rounds }),
 };
 
 /** Parse the command line: benchmark names, then numeric options as `--name value`. */

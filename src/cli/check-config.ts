@@ -6,6 +6,7 @@ import { checkConfigDevices, checkConfigFiles, formatConfigErrors, loadConfig } 
 import { publishedSchemaText } from '../config/json-schema.js';
 import { envOverrides } from '../config/env.js';
 import type { TenaceConfig } from '../config/schema.js';
+import { probeDds } from '../dd/probe.js';
 
 
 export const EX_CONFIG = 78;
@@ -93,5 +94,8 @@ export function checkConfigCommand(argv: string[], io: CliIo = STDIO, env: Recor
   if (!args.values['skip-files']) for (const w of checkConfigDevices(r.config)) io.err(`warning: ${formatConfigErrors([w], file)}`);
   if (args.values.print) io.out(`${JSON.stringify(redactConfig(r.config), null, 2)}\n`);
   io.out(`${describeConfig(r.config)}\n`);
+  // Not a config problem: the table runs without it, and this says how to turn it on.
+  const dd = probeDds(env);
+  io.out(dd.on ? `double-dummy analysis: on (DDS ${dd.version})\n` : `${dd.reason}\n`);
   return 0;
 }

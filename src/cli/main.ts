@@ -7,6 +7,7 @@ type Command = (argv: string[]) => number | Promise<number>;
 // Each command is loaded when it is run: `tenace run` on a Pi should not pay for the emulator or the simulator.
 const COMMANDS: Record<string, () => Promise<Command>> = {
   replay: async () => (await import('./replay.js')).replayCommand,
+  analyse: async () => (await import('./analyse.js')).analyseCommand,
   run: async () => (await import('./run.js')).runCommand,
   simulate: async () => (await import('./simulate.js')).simulateCommand,
   listen: async () => (await import('./listen.js')).listenCommand,
@@ -29,6 +30,8 @@ commands:
                                           an emulated table and the real daemon; embedded broker and table view by default
   replay FILE [--json | --pbn] [--variant NAME]
                                           replay a table log (.ndjson), PBN or LIN file (- for stdin) through the rules engine
+  analyse FILE [--json | --pbn] [--no-play]
+                                          double dummy for each deal of a table log, PBN or LIN file: the table, par, each card's cost
   listen --port PATH --deck FILE [--deck FILE2] --log OUT.ndjson [--bridge ID] [--map r0=N,r1=E,r2=S,r3=W] [--idle-exit MS] [--wait]
                                           read a firmware bridge, append the TableEvents it sees (ndjson)
   emulate (--port PATH | --pty DIR) --deck FILE --play LOG [--speed X|max] [--faults SPEC] [--map r0=N,...]

@@ -37,13 +37,13 @@ const USAGE = `usage: tenace replay FILE [--json | --pbn] [--variant NAME] [--ga
 const MAX_ERRORS = 20;
 
 /** What a deal's result is read with: its deal event, the contract reached, and the PBN or LIN record it came from. */
-interface DealHead { deal: DealEvent; contract?: string; record?: DealRecord }
+export interface DealHead { deal: DealEvent; contract?: string; record?: DealRecord }
 
 /**
  * The head of each deal the engine folds, in the engine's order: a deal event opens one, so does a card before any
  * deal event, and an abandon closes it. A contract event counts only before the opening lead, as in the engine.
  */
-function dealHeads(events: readonly TableEvent[], records: readonly DealRecord[] | undefined): DealHead[] {
+export function dealHeads(events: readonly TableEvent[], records: readonly DealRecord[] | undefined): DealHead[] {
   const heads: DealHead[] = [];
   let open: (DealHead & { led: boolean }) | null = null;
   let k = 0;
@@ -143,7 +143,7 @@ function scoreSummary(last: Score, first: DealResult | undefined): string[] {
 }
 
 /** The record a deal is exported from: its source record (Event, Site, Date, players kept), else its deal event. */
-function exportRecord(head: DealHead | undefined, format: LoadedLog['format']): DealRecord {
+export function exportRecord(head: DealHead | undefined, format: LoadedLog['format']): DealRecord {
   // A LIN record's raw tags are left out by formatPbn itself (the record says where it came from).
   if (head?.record) return format === 'lin' ? { ...head.record, source: 'lin' } : head.record;
   return dealEventToRecord({ ...(head?.deal ?? { type: 'deal' }), contract: head?.contract });

@@ -264,6 +264,11 @@ export interface DirectorTableView {
   done: number[];
   /** The last table seq stored. */
   lastSeq: number;
+  /**
+   * Issue 21: the latest claim at this table (its deal in play or just ended): tricks claimed of those left, and what
+   * the claimer's side can take from the cards left with best play, once solved (absent while analysis is off).
+   */
+  claim?: { board: number; seat: Seat; claimed: number; left: number; canTake?: number };
 }
 
 /** A tray as the director sees it (private: holds the record). */

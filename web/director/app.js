@@ -7,6 +7,17 @@ const SEAT_NAME = { N: 'North', E: 'East', S: 'South', W: 'West' };
 const KIND = { 'wrong-tray': 'Wrong tray', 'fouled-tray': 'Fouled tray', 'missing-result': 'Missing result', 'late-play': 'Late play' };
 const REMEDY = { 'new-deal': 'New deal', 'rectify-and-average': 'Rectify, and this table takes the average', rectify: 'Rectify the tray' };
 const STATUS = { online: 'online', offline: 'offline', unknown: 'not heard from' };
+
+/** A table's latest claim: what was claimed of the tricks left, and what best play from the cards left gives. */
+function claimLine(c) {
+  const side = c.seat === 'N' || c.seat === 'S' ? 'N-S' : 'E-W';
+  const best = c.canTake === undefined ? '' : ` · best play: ${c.canTake}`;
+  const line = el('span', `claim${c.canTake !== undefined && c.canTake < c.claimed ? ' short' : ''}`,
+    `board ${c.board}: ${SEAT_NAME[c.seat]} claims ${c.claimed} of ${c.left} for ${side}${best}`);
+  line.dataset.claimed = String(c.claimed);
+  if (c.canTake !== undefined) line.dataset.canTake = String(c.canTake);
+  return line;
+}
 const $ = (id) => document.getElementById(id);
 
 const state = { snap: null, selected: null, rev: 0 };
@@ -106,6 +117,7 @@ function drawGrid() {
     th.append(el('span', 'table-name', `Table ${name}`), el('span', `dot ${status}`, STATUS[status] ?? status));
     th.dataset.status = status;
     if (view?.board !== undefined) th.append(el('span', 'now', `board ${view.board}${view.trick ? `, trick ${view.trick}` : ''}`));
+    if (view?.claim) th.append(claimLine(view.claim));
     tr.append(th);
     for (const r of rounds) {
       const td = el('td', r === snap.round ? 'current' : '');

@@ -10,6 +10,7 @@ import { Table } from '../../laws/engine.js';
 import type { DealResult } from '../../laws/types.js';
 import { getVariant } from '../../laws/variants.js';
 import type { RoundAssignment, Schedule, Traveller } from '../types.js';
+import { type ClaimPosition, claimPosition } from '../../dd/claim.js';
 
 /** A deal that is over at a table: what the director derives a traveller and a tray record from. */
 export interface Completion {
@@ -29,6 +30,8 @@ export class TableFold {
   private readonly table: Table;
   private dealEvents: TableEvent[] = [];
   private contract: string | undefined;
+  /** Issue 21: the latest claim of the deal in play and the position it was made in (the director's page solves it). */
+  private claimAt: ClaimPosition | null = null;
   /** seq of the last event folded; 0 before the first. */
   lastSeq = 0;
 
@@ -42,9 +45,13 @@ export class TableFold {
     if (ev.type === 'deal') {
       this.dealEvents = [ev];
       this.contract = ev.contract;
+      this.claimAt = null;
     } else if (ev.type === 'abandon') {
       this.dealEvents = [];
+      this.claimAt = null;
     } else if (this.dealEvents.length > 0) {
+      const board = (this.dealEvents[0] as DealEvent).board;
+      if (ev.type === 'claim' && board !== undefined) this.claimAt = claimPosition(this.table, board, ev.seat, ev.tricks);
       this.dealEvents.push(ev);
       if (ev.type === 'contract') this.contract = ev.contract;
     }
@@ -57,6 +64,11 @@ export class TableFold {
       board: deal.board, deal, events: this.dealEvents.slice(), result, contract: this.contract,
       fromSeq: deal.seq ?? 0, toSeq: ev.seq ?? 0,
     };
+  }
+
+  /** The latest claim of the deal in play or just ended, with its position; null when none. */
+  lastClaim(): ClaimPosition | null {
+    return this.claimAt;
   }
 
   /** The board in play and its trick number, for the director's grid. */

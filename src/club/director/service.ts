@@ -20,6 +20,8 @@ import { scoreTravellers as realScoreTravellers } from '../scoring/index.js';
 import * as trays from '../trays/index.js';
 import { movementByName } from '../movements/index.js';
 import { sessionExports } from '../exports/index.js';
+import { BoardAnalyses } from '../../dd/boards.js';
+import { ClaimAnalyses, type ClaimPosition } from '../../dd/claim.js';
 import type {
   ClubAlert, DirectorSnapshot, DirectorSnapshotMessage, SessionExport, DirectorTableView, DirectorTrayView, RoundAssignment, Schedule, ScoreReport, Traveller, TrayRecord,
 } from '../types.js';
@@ -118,6 +120,8 @@ export class DirectorService {
   private readonly ownStore: boolean;
   private client: MqttClient | null = null;
   private web: { url: string; close(): Promise<void> } | null = null;
+  /** Issue 21: each board's double-dummy table and par for the exports, solved in a child process once asked for. */
+  private dd: { analyses: BoardAnalyses; claims: ClaimAnalyses; close(): void } | null = null;
   private readonly tables = new Map<string, TableState>();
   private readonly byNo = new Map<number, string>();
   private readonly records = new Map<number, TrayRecord>();
@@ -259,6 +263,7 @@ export class DirectorService {
     await this.chain.catch(() => undefined);
     if (this.client) await closeClient(this.client).catch(() => undefined);
     if (this.web) await this.web.close().catch((err: unknown) => this.log.warn({ err }, 'director page did not close cleanly'));
+    this.dd?.close();
     if (this.ownStore && this.store) await this.store.close();
   }
 
@@ -1354,6 +1359,7 @@ export class DirectorService {
       table: ts.id, status: ts.status, round: this.assignments.get(ts.id)?.round ?? 0, ...ts.fold.inPlay(),
       done: (done.get(ts.id) ?? []).sort((a, b) => a - b),
       lastSeq: ts.fold.lastSeq,
+      ...claimView(ts.fold.lastClaim(), this.dd?.claims),
     }));
     const progress = this.schedule.rounds.flatMap((r) => r.tables.map((t) => {
       const id = this.byNo.get(t.table);
@@ -1377,9 +1383,16 @@ export class DirectorService {
   private async startWeb(): Promise<void> {
     try {
       const { startDirectorWeb } = await import('./web.js');
+      const { DoubleDummy } = await import('../../dd/solver.js');
+      const solver = new DoubleDummy();
+      const analyses = new BoardAnalyses(solver);
+      // A claim solved: the page's next snapshot shows what the claimer's side could take.
+      const claims = new ClaimAnalyses(solver, () => { this.snapDirty = true; this.snapUnsent = true; this.flushSnapshot(); });
+      this.dd = { analyses, claims, close: () => solver.close() };
+      const dd = (rec: TrayRecord, bridge: boolean) => analyses.get({ board: rec.board, hands: rec.hands, dealer: rec.dealer, vulnerable: rec.vulnerable, bridge });
       this.web = await startDirectorWeb({
         host: this.c.http.host, port: this.c.http.port, snapshot: () => this.snapshot(), subscribe: (fn) => this.subscribe(fn),
-        exports: sessionExports(() => this.sessionExport()),
+        exports: sessionExports(() => this.sessionExport(), dd),
         publicResults: () => publicResults(this.snapshot()),
         ...(this.handScored.size > 0 ? { hand: { pins: () => this.tablePins(), view: (t: string) => this.handTable(t), decide: (cmd: string, p: string) => this.decide(cmd, p) } } : {}),
       });
@@ -1419,4 +1432,10 @@ export function generateSchedule(c: DirectorConfig): Schedule {
   const m = movementByName(c.movement.name);
   if (!m) throw new Error(`movement.name: "${c.movement.name}" is not a movement`);
   return m.generate({ tables: c.movement.tables, boardsPerRound: c.movement.boardsPerRound, options: c.movement.options });
+}
+
+/** A table's latest claim for its snapshot view, solved when analysis is on. */
+function claimView(c: ClaimPosition | null, claims: ClaimAnalyses | undefined): { claim?: DirectorTableView['claim'] } {
+  if (!c) return {};
+  return { claim: claims ? claims.view(c) : { board: c.board, seat: c.seat, claimed: c.claimed, left: c.left } };
 }

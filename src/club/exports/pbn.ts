@@ -2,8 +2,10 @@
 // lines) and the results as a ScoreTable (PBN 2.1 §5.7); the first game also carries the session's TotalScoreTable
 // (§5.8). Whist has no contract: its ScoreTable leaves out Contract, Declarer and Result and carries the tricks of
 // each side in the user-defined columns Tricks_NS and Tricks_EW (§5.2 allows columns with user defined names).
-import type { SessionExport } from '../types.js';
+import type { SessionExport, TrayRecord } from '../types.js';
 import { variantNames } from '../../laws/variants.js';
+import type { BoardDd } from '../../dd/boards.js';
+import { optimumResultTable, parTags } from '../../dd/deal.js';
 import {
   type ResultLine, boardNumbers, dealFromDealer, dealerOf, isBridge, num, recordsByBoard, resultLines, vulnerabilityOf,
 } from './common.js';
@@ -158,8 +160,12 @@ function pbnDate(iso: string): string {
 
 const SCORING: Record<string, string> = { matchpoints: 'MP', 'cross-imps': 'IMP;Cross', butler: 'IMP;Butler' };
 
-/** The session as PBN 2.1 export format: one game per board with its deal, ScoreTable, and the TotalScoreTable first. */
-export function exportPbn(s: SessionExport): string {
+/**
+ * The session as PBN 2.1 export format: one game per board with its deal, ScoreTable, and the TotalScoreTable first.
+ * `dd` gives a board's double-dummy analysis when solved (issue 21): then OptimumScore and ParContract (bridge) and
+ * the OptimumResultTable (§5.7) go with it.
+ */
+export function exportPbn(s: SessionExport, dd?: (rec: TrayRecord, bridge: boolean) => BoardDd | undefined): string {
   const lines = resultLines(s);
   const records = new Map(recordsByBoard(s).map((r) => [r.board, r]));
   const bridge = isBridge(s);
@@ -186,6 +192,10 @@ export function exportPbn(s: SessionExport): string {
     // The game the board was played as (the record's, else the session's), so that `tenace replay` judges it as such.
     const game = rec?.variant ?? (variantNames().includes(s.variant) ? s.variant : undefined);
     if (game) out.push(tag('Variant', game));
+    const analysis = rec ? dd?.(rec, bridge) : undefined;
+    if (analysis?.par) for (const [k, v] of Object.entries(parTags(analysis.par))) out.push(tag(k, v));
+    // Supplemental sections in export format are sorted by name: OptimumResultTable before ScoreTable.
+    if (analysis) out.push(...optimumResultTable(analysis.table));
     const rows = lines.filter((l) => l.board === board).map((l) => columns.map((c) => c.cell(l)));
     out.push(...table('ScoreTable', columns, rows));
     if (i === 0) out.push(...totalScoreTable(s, lines));
