@@ -137,6 +137,8 @@ export interface RoundAssignment {
   turn?: TrayTurn;
   /** A trump suit declared for the sitting, no trump turned (Dup. IV.11): the original plays take it. */
   trump?: string;
+  /** The players' names by seat, as the director entered them for the pairs: the table terminal pre-fills them. */
+  names?: Partial<Record<Seat, string>>;
   variant: string;
   at: string;
 }
@@ -283,7 +285,36 @@ export interface DirectorSnapshot {
   trays: DirectorTrayView[];
   alerts: ClubAlert[];
   standings: ScoreReport | null;
+  /** The players of each pair, as the config gives them or the director entered them. */
+  pairs?: PairPlayers;
+  /** Every finding of the engine at every table, original plays and overplays, each open or ruled. */
+  findings?: DirectorFinding[];
   at: string;
+}
+
+/** The players of each pair by pair id ("1NS"), each with a name and, when known, a member number. */
+export type PairPlayers = Record<string, { players: { name: string; member?: string }[] }>;
+
+/** One finding of the engine (a renounce in error, a revoke, a lead out of turn, ...) as the director lists it. */
+export interface DirectorFinding {
+  /** `<table>:<seq of the deal>:<n>`: the same after a restart, which folds the same events again. */
+  id: string;
+  table: string;
+  board: number;
+  round?: number;
+  kind: string;
+  seat: Seat;
+  trick: number;
+  law: string;
+  card?: string;
+  message: string;
+  seq?: number;
+  /** The deal is still being played at the table. */
+  inPlay?: true;
+  /** open: the director has not yet decided anything on this board at this table; ruled: a decision names it. */
+  state: 'open' | 'ruled';
+  /** The decision that ruled it (adjust-score, fouled-board, ..., result-stands). */
+  ruling?: string;
 }
 
 /**
@@ -305,4 +336,6 @@ export interface SessionExport {
   report: ScoreReport;
   /** Optional player names by participant id. */
   names?: Record<string, string[]>;
+  /** Optional players by participant id, with their member numbers (the director's console). */
+  pairs?: PairPlayers;
 }

@@ -11,7 +11,7 @@ import type { LogLevel } from '../../config/schema.js';
 import { RESERVED_TABLE_NAMES } from '../../feed/topics.js';
 import { VARIANTS, variantNames } from '../../laws/variants.js';
 import { MOVEMENTS, movementByName } from '../movements/index.js';
-import type { Schedule, ScoreMethod } from '../types.js';
+import type { PairPlayers, Schedule, ScoreMethod } from '../types.js';
 
 /** When the director releases a tray's embargo (`club/<session>/released`). */
 export type DirectorEmbargo = 'tray-complete' | 'session-end';
@@ -37,6 +37,8 @@ export interface DirectorConfig {
   scoring: { method?: ScoreMethod };
   embargo: DirectorEmbargo;
   log: { level: LogLevel };
+  /** The players of each pair (the console's entries take a pair's place). */
+  pairs?: PairPlayers;
   /** Present when this is one of several director instances sharing the store (docs/championship.md). */
   cluster?: { partitions: number; leaseSeconds: number; heartbeatSeconds: number; instance?: string };
 }
@@ -150,6 +152,24 @@ export const directorConfigSchema = {
         instance: {
           type: 'string', pattern: TOPIC_ID,
           fix: `must name this instance, distinct among the instances (default <host>-<pid>); ${TOPIC_ID_FIX}`,
+        },
+      },
+    },
+    pairs: {
+      type: 'object', description: 'the players of each pair by pair id, e.g. { "1NS": { players: [{ name: "Ann Lee", member: "12345" }, { name: "Bo Kim" }] } }; what the director enters on the console takes a pair\'s place',
+      additionalProperties: {
+        type: 'object', additionalProperties: false, required: ['players'],
+        properties: {
+          players: {
+            type: 'array', minItems: 1, maxItems: 4, fix: 'must list the pair\'s players, e.g. [{ name: "Ann Lee", member: "12345" }, { name: "Bo Kim" }]',
+            items: {
+              type: 'object', additionalProperties: false, required: ['name'],
+              properties: {
+                name: { type: 'string', minLength: 1, maxLength: 60, fix: 'must be the player\'s name, 1-60 characters' },
+                member: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9 ./-]{0,19}$', fix: 'must be a member number: letters, digits, ".", "/" or "-", at most 20 (quote it in YAML)' },
+              },
+            },
+          },
         },
       },
     },

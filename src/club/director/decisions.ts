@@ -9,7 +9,7 @@ import type { Seat } from '../../cards/seat.js';
 import { canonicalJson } from '../../formats/canonical-json.js';
 import type { Traveller } from '../types.js';
 
-export const DECISIONS = ['adjust-score', 'fouled-board', 'late-play', 'correct-tray', 'advance-round'] as const;
+export const DECISIONS = ['adjust-score', 'fouled-board', 'late-play', 'correct-tray', 'advance-round', 'result-stands'] as const;
 export type DecisionName = (typeof DECISIONS)[number];
 
 export interface AdjustScoreParams { board: number; table: string; adjusted: NonNullable<Traveller['adjusted']>; reason?: string }
@@ -19,13 +19,16 @@ export interface LatePlayParams { board: number; table: string; reason?: string 
 export interface CorrectTrayParams { board: number; hands: string; dealer?: Seat; trumpCard?: string; reason: string }
 /** Advance one table (or, without `table`, every table) to its next round. */
 export interface AdvanceRoundParams { table?: string; reason?: string }
+/** The director has looked at the findings of a tray at a table and lets the result stand as the engine scored it. */
+export interface ResultStandsParams { board: number; table: string; reason?: string }
 
 export type Decision =
   | { name: 'adjust-score'; transaction: string | number; params: AdjustScoreParams }
   | { name: 'fouled-board'; transaction: string | number; params: FouledBoardParams }
   | { name: 'late-play'; transaction: string | number; params: LatePlayParams }
   | { name: 'correct-tray'; transaction: string | number; params: CorrectTrayParams }
-  | { name: 'advance-round'; transaction: string | number; params: AdvanceRoundParams };
+  | { name: 'advance-round'; transaction: string | number; params: AdvanceRoundParams }
+  | { name: 'result-stands'; transaction: string | number; params: ResultStandsParams };
 
 export type DecisionCheck = { ok: true; decision: Decision } | { ok: false; transaction: string | number | null; error: string };
 
@@ -60,6 +63,7 @@ const SCHEMAS: Record<DecisionName, object> = {
     },
   },
   'advance-round': { type: 'object', additionalProperties: false, required: ['transaction'], properties: { transaction, table, reason } },
+  'result-stands': { type: 'object', additionalProperties: false, required: ['transaction', 'board', 'table'], properties: { transaction, board, table, reason } },
 };
 
 const FIX: Record<string, string> = {

@@ -29,6 +29,9 @@ import { type Completion, type ScheduleIndex, TableFold, indexSchedule, travelle
 import { PartitionLeases, partitionOf } from './leases.js';
 import { closeClient } from '../../broker/close-client.js';
 import { DirectorStore, type StoreOps, type StoredDecision, type StoredResult } from './store.js';
+import { FindingsBook } from './findings.js';
+import { directorConsole } from './console-api.js';
+import { Players, exportNames, seatNames } from './players.js';
 
 /** The club functions the director calls (injected in tests, the real modules by default). */
 export interface ClubFunctions {
@@ -126,6 +129,9 @@ export class DirectorService {
   private readonly fouledBoards = new Map<number, string[][]>();
   private readonly latePlays = new Set<string>();
   private readonly assignments = new Map<string, RoundAssignment>();
+  private readonly findings = new FindingsBook();
+  /** The pairs' players (the console's names), once the store is open. */
+  players: Players | null = null;
   private released: number[] = [];
   private standings: ScoreReport | null = null;
   private standingsDirty = true;
@@ -190,6 +196,8 @@ export class DirectorService {
   /** Open the store, rebuild everything from it, connect to the broker and start the page. */
   async start(): Promise<void> {
     if (!this.store) this.store = await DirectorStore.open(this.c.store.url);
+    this.players = new Players(this.store.db, this.c.session, this.c.pairs);
+    await this.players.load();
     await this.rebuild();
     const cl = this.c.cluster;
     this.instance = cl ? (cl.instance ?? `${hostname()}-${process.pid}`) : '';
@@ -303,7 +311,7 @@ export class DirectorService {
     const report = this.standings ?? this.fns.scoreTravellers(travellers, this.c.scoring.method ? { method: this.c.scoring.method } : {});
     return {
       club: this.c.club.id, session: this.c.session, date: this.now().toISOString().slice(0, 10), variant: this.c.variant,
-      schedule: this.schedule, records: this.trayRecords(), travellers, report,
+      schedule: this.schedule, records: this.trayRecords(), travellers, report, ...exportNames(this.players?.pairs() ?? {}),
     };
   }
 
@@ -856,6 +864,7 @@ export class DirectorService {
       if (!list.includes(ts.id)) list.push(ts.id);
       this.playedAt.set(c.board, list);
     }
+    this.findings.noteDeal(ts.id, c.board, traveller.round, c.fromSeq, c.result.findings);
     if (!ts.recorded.has(c.fromSeq)) {
       ts.recorded.add(c.fromSeq);
       this.checkRecord(ts, c, traveller.round, work);
@@ -1005,7 +1014,7 @@ export class DirectorService {
       schema: 1, type: 'tenace.assignment', session: this.c.session, movement: this.schedule.movement, round, table: ts.id,
       ...(entry?.ns !== undefined ? { ns: entry.ns } : {}), ...(entry?.ew !== undefined ? { ew: entry.ew } : {}),
       ...(entry?.players ? { players: entry.players } : {}), ...(entry?.turn ? { turn: entry.turn } : {}),
-      ...(this.c.trump ? { trump: this.c.trump } : {}),
+      ...(this.c.trump ? { trump: this.c.trump } : {}), ...seatNames(this.players?.pairs() ?? {}, entry?.ns, entry?.ew),
       trays, tables: this.schedule.tables, variant: this.c.variant, at: this.now().toISOString(),
     };
     this.assignments.set(ts.id, a);
@@ -1067,26 +1076,41 @@ export class DirectorService {
   }
 
   private async onDecision(cmd: string, payload: Buffer): Promise<void> {
+    this.respond(cmd, await this.takeDecision(cmd, payload));
+  }
+
+  /** A decision from the director's console: the exactly-once path of one on MQTT, in turn with the messages; its response. */
+  async decide(cmd: string, payload: string): Promise<Record<string, unknown>> {
+    let out: Record<string, unknown> = {};
+    await this.enqueue(async () => { out = await this.takeDecision(cmd, Buffer.from(payload)); });
+    return out;
+  }
+
+  /** The pairs' names changed: each table's assignment in force is given again, with the names. */
+  async renamePairs(): Promise<void> {
+    await this.enqueue(async () => {
+      const work = new Work();
+      for (const ts of this.followed()) if (this.assignments.has(ts.id)) this.assign(ts, this.assignments.get(ts.id)!.round, work);
+      await this.commit(async (tx) => { for (const w of work.writes) await w(tx); });
+      for (const p of work.publishes) p();
+      this.scheduleFlush();
+    });
+  }
+
+  private async takeDecision(cmd: string, payload: Buffer): Promise<Record<string, unknown>> {
     const chk = checkDecision(cmd, payload);
-    if (!chk.ok) {
-      this.respond(cmd, { transaction: chk.transaction, ok: false, error: chk.error });
-      return;
-    }
+    if (!chk.ok) return { transaction: chk.transaction, ok: false, error: chk.error };
     const d = chk.decision;
     const key = transactionKey(d.transaction);
     const digest = decisionDigest(d);
     const prior = this.decisions.get(key);
     if (prior) {
       // A retry gets the first answer; the decision is not applied again.
-      this.respond(cmd, prior.digest === digest ? prior.response
-        : { transaction: d.transaction, ok: false, error: `transaction: "${d.transaction}" was used for another decision (${prior.cmd}); give each decision its own transaction id` });
-      return;
+      return prior.digest === digest ? prior.response as Record<string, unknown>
+        : { transaction: d.transaction, ok: false, error: `transaction: "${d.transaction}" was used for another decision (${prior.cmd}); give each decision its own transaction id` };
     }
     const problem = this.refusal(d);
-    if (problem) {
-      this.respond(cmd, { transaction: d.transaction, ok: false, error: problem });
-      return;
-    }
+    if (problem) return { transaction: d.transaction, ok: false, error: problem };
     const work = new Work();
     const detail = this.applyDecision(d, work);
     const response = { transaction: d.transaction, ok: true, ...detail };
@@ -1097,9 +1121,9 @@ export class DirectorService {
     });
     this.decisions.set(key, stored);
     for (const p of work.publishes) p();
-    this.respond(cmd, response);
     this.log.info({ decision: d.name, transaction: d.transaction, params: d.params }, 'director: decision taken');
     this.scheduleFlush();
+    return response;
   }
 
   /** Why a well-formed decision cannot apply, naming the field and the fix; null when it can. */
@@ -1109,7 +1133,7 @@ export class DirectorService {
     if (p.board !== undefined && d.name !== 'correct-tray' && !this.index.boards().includes(p.board)) {
       return `board: ${p.board} is not a tray of this session; use one of ${this.index.boards().join(', ')}`;
     }
-    if ((d.name === 'adjust-score' || d.name === 'late-play') && !this.index.get(this.tables.get(p.table!)!.no, p.board!)) {
+    if ((d.name === 'adjust-score' || d.name === 'late-play' || d.name === 'result-stands') && !this.index.get(this.tables.get(p.table!)!.no, p.board!)) {
       return `board: table ${p.table} does not play tray ${p.board} in this schedule; its trays are ${this.index.boards().filter((b) => this.index.get(this.tables.get(p.table!)!.no, b)).join(', ')}`;
     }
     if (d.name === 'fouled-board') {
@@ -1143,6 +1167,7 @@ export class DirectorService {
     switch (d.name) {
       case 'adjust-score':
       case 'fouled-board':
+      case 'result-stands':
         return {};
       case 'late-play': {
         const ts = this.tables.get(d.params.table)!;
@@ -1291,7 +1316,11 @@ export class DirectorService {
     return {
       schema: 1, type: 'tenace.director', club: this.c.club.id, session: this.c.session, variant: this.c.variant, schedule: this.schedule,
       round: rounds.length ? Math.min(...rounds) : 1, tables, progress, trays: trayViews, alerts: this.alerts.slice(-200),
-      standings: this.standings, at: this.now().toISOString(),
+      standings: this.standings, pairs: this.players?.pairs() ?? {}, at: this.now().toISOString(),
+      findings: this.findings.list(this.decisions.values(), this.followed().flatMap((ts) => {
+        const l = ts.fold.live();
+        return l ? [{ table: ts.id, round: this.assignments.get(ts.id)?.round, ...l }] : [];
+      })),
     };
   }
 
@@ -1301,6 +1330,7 @@ export class DirectorService {
       this.web = await startDirectorWeb({
         host: this.c.http.host, port: this.c.http.port, snapshot: () => this.snapshot(), subscribe: (fn) => this.subscribe(fn),
         exports: sessionExports(() => this.sessionExport()),
+        console: directorConsole(this, this.store!.db),
       });
       this.log.info({ url: this.web.url }, 'director page');
     } catch (err) {

@@ -8,6 +8,7 @@ import { dirname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebPortError } from '../../web/server.js';
 import type { DirectorSnapshot } from '../types.js';
+import type { ConsoleApi } from './console-api.js';
 
 /** web/director/ beside src/ (and beside dist/ once built): the same three levels up from this file. */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'web', 'director');
@@ -39,6 +40,8 @@ export interface DirectorWebOptions {
    * rebind its own name to this address and read the hands (DNS rebinding).
    */
   allowedHosts?: string[];
+  /** The director's console (login, decisions, names) on /api/...; without it the page is read-only. */
+  console?: ConsoleApi;
 }
 
 export interface DirectorWeb { url: string; server: Server; close(): Promise<void> }
@@ -80,14 +83,18 @@ export async function startDirectorWeb(opts: DirectorWebOptions): Promise<Direct
 }
 
 async function serve(req: IncomingMessage, res: ServerResponse, opts: DirectorWebOptions, streams: Set<ServerResponse>): Promise<void> {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain; charset=utf-8', 'GET only', { allow: 'GET, HEAD' });
   const host = hostName(req.headers.host);
   if (!hostAllowed(host, opts)) {
     return send(res, 403, 'text/plain; charset=utf-8', `director page: the host name ${JSON.stringify(host.slice(0, 80))} is not allowed; open the page by its IP address, or add the name to allowedHosts`);
   }
   const path = new URL(req.url ?? '/', 'http://x').pathname;
-  if (path === '/snapshot.json') return send(res, 200, 'application/json', JSON.stringify(opts.snapshot()));
-  if (path === '/info.json') return send(res, 200, 'application/json', JSON.stringify({ exports: opts.exports !== undefined }));
+  if (opts.console && path.startsWith('/api/')) return opts.console.handle(req, res, path);
+  if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain; charset=utf-8', 'GET only', { allow: 'GET, HEAD' });
+  if (path === '/snapshot.json') {
+    const s = opts.snapshot();
+    return send(res, 200, 'application/json', JSON.stringify(s && opts.console ? opts.console.view(req, s) : s));
+  }
+  if (path === '/info.json') return send(res, 200, 'application/json', JSON.stringify({ exports: opts.exports !== undefined, ...(opts.console ? { console: true } : {}) }));
   if (path === '/events') return events(req, res, opts, streams);
   if (path in DOWNLOADS) {
     const d = DOWNLOADS[path as keyof typeof DOWNLOADS];
@@ -137,7 +144,7 @@ function events(req: IncomingMessage, res: ServerResponse, opts: DirectorWebOpti
   // The browser reconnects after 2 s when the stream drops; the first event then brings it up to date.
   res.write('retry: 2000\n\n');
   // JSON.stringify writes no raw line breaks, so one data line holds the whole snapshot.
-  const push = (s: DirectorSnapshot): void => { res.write(`event: snapshot\ndata: ${JSON.stringify(s)}\n\n`); };
+  const push = (s: DirectorSnapshot): void => { res.write(`event: snapshot\ndata: ${JSON.stringify(opts.console ? opts.console.view(req, s) : s)}\n\n`); };
   const first = opts.snapshot();
   if (first) push(first);
   const unsubscribe = opts.subscribe(push);

@@ -1,0 +1,134 @@
+// The director's console over HTTP (src/club/director/console-api.ts, auth.ts, players.ts, findings.ts) on a real
+// director: the first password is set on the director's own computer and kept as a scrypt hash; a wrong password is
+// refused and, after five, the next must wait; every write refuses without the session (401), without its CSRF token
+// or from another site (403); a decision goes through the exactly-once path (the same transaction twice counts
+// once) and reaches the standings; names entered for a pair grow the players list, reach the snapshot and the tables'
+// assignments; and a renounce in error at an overplay (Dup. X.1) is listed open, then ruled.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRng } from '../../src/sim/prng.js';
+import { simulateDeal } from '../../src/sim/simulate.js';
+import { hashPassword, verifyPassword } from '../../src/club/director/auth.js';
+import type { DirectorSnapshot, RoundAssignment, ScoreReport } from '../../src/club/types.js';
+import { waitFor } from '../feed/broker.js';
+import { seedHand } from './director-rig.js';
+import { ConsoleClient, type ConsoleRig, startConsoleRig } from './console-rig.js';
+
+const T = 15_000;
+const PASSWORD = 'tenace director 1914';
+
+describe('the director\'s console', () => {
+  let rig: ConsoleRig;
+  const director = () => new ConsoleClient(rig.url);
+  let signedIn: ConsoleClient;
+  const snapshot = async (): Promise<DirectorSnapshot> => (await fetch(new URL('snapshot.json', rig.url))).json() as Promise<DirectorSnapshot>;
+
+  beforeAll(async () => { rig = await startConsoleRig(); }, 30_000);
+  afterAll(async () => { await rig?.close(); }, 30_000);
+
+  it('a password is kept as a salted scrypt hash and checked against it', async () => {
+    const a = await hashPassword(PASSWORD);
+    const b = await hashPassword(PASSWORD);
+    expect(a).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(a).not.toBe(b);
+    expect(a).not.toContain(PASSWORD);
+    expect(await verifyPassword(PASSWORD, a)).toBe(true);
+    expect(await verifyPassword(`${PASSWORD}!`, a)).toBe(false);
+  });
+
+  it('the first run sets the password from this computer; a short one is refused naming the fix', async () => {
+    const c = director();
+    expect((await c.call('api/me')).body).toMatchObject({ signedIn: false, passwordSet: false, canSetPassword: true });
+    const short = await c.call('api/first-password', { password: 'hoyle' });
+    expect(short.status).toBe(401);
+    expect(short.body.error).toMatch(/^password: is too short; use at least 10 characters/);
+    const ok = await c.call('api/first-password', { password: PASSWORD });
+    expect(ok.status).toBe(200);
+    expect(c.cookie).toMatch(/^tenace_director=/);
+    expect((await c.call('api/me')).body).toMatchObject({ signedIn: true, passwordSet: true });
+    // Once set, the first-run form cannot replace it.
+    expect((await director().call('api/first-password', { password: 'another long password' })).status).toBe(409);
+    signedIn = c;
+  });
+
+  it('a write without the session is 401, without the CSRF token or from another site 403', async () => {
+    const body = { transaction: 'anon-1', board: 1, table: '1', adjusted: 'average' };
+    expect((await director().call('api/decisions/adjust-score', body)).status).toBe(401);
+    const noToken = new ConsoleClient(rig.url);
+    noToken.cookie = signedIn.cookie;
+    const r = await noToken.call('api/decisions/adjust-score', body);
+    expect(r.status).toBe(403);
+    expect(r.body.error).toMatch(/^csrf:/);
+    const cross = await signedIn.call('api/decisions/adjust-score', body, { origin: 'http://evil.example' });
+    expect(cross.status).toBe(403);
+    expect(cross.body.error).toMatch(/^origin:/);
+    expect((await snapshot()).findings).toEqual([]);
+  });
+
+  it('a wrong password is refused; after five wrong ones the next must wait, even the right one', async () => {
+    const c = director();
+    const wrong = await c.call('api/login', { password: 'not the password' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.error).toBe('password: is not the director\'s password; type it again');
+    for (let i = 0; i < 4; i++) expect((await c.call('api/login', { password: `wrong ${i}` })).status).toBe(401);
+    const limited = await c.call('api/login', { password: PASSWORD });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error).toMatch(/^password: too many wrong passwords from this device; wait \d+ s/);
+  });
+
+  it('an adjusted score goes through the exactly-once path and reaches the standings', async () => {
+    await rig.tables[0].play([{ type: 'tray', code: 'T1' }, ...seedHand(1, false)]);
+    await waitFor(async () => ((await snapshot()).standings?.boards.length ?? 0) > 0, T, 'the result of board 1');
+    const body = { transaction: 'page-adjust-1', board: 1, table: '1', adjusted: { NS: 10, EW: 3 }, reason: 'director called' };
+    const first = await signedIn.call('api/decisions/adjust-score', body);
+    expect(first).toEqual({ status: 200, body: { transaction: 'page-adjust-1', ok: true } });
+    expect(await signedIn.call('api/decisions/adjust-score', body)).toEqual(first);
+    expect((await rig.store.decisions('s1')).filter((d) => d.transaction === 's:page-adjust-1')).toHaveLength(1);
+    const reused = await signedIn.call('api/decisions/adjust-score', { ...body, adjusted: 'average' });
+    expect(reused.status).toBe(400);
+    expect(reused.body.error).toMatch(/^transaction: "page-adjust-1" was used for another decision/);
+    await waitFor(async () => (await snapshot()).standings?.pairs.find((p) => p.pair === '1NS')?.total === 10, T, '1NS scored 10 tricks');
+    const st = (await snapshot()).standings as ScoreReport;
+    expect(st.pairs.find((p) => p.pair === '1EW')?.total).toBe(3);
+  });
+
+  it('names entered for a pair grow the players list and reach the snapshot and the table\'s assignment', async () => {
+    const bad = await signedIn.call('api/pairs/1NS', { players: [{ name: 'Ann <b>Lee</b>' }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/^players\.0\.name: .* cannot be a name/);
+    expect((await signedIn.call('api/pairs/9XY', { players: [{ name: 'Ann Lee' }] })).status).toBe(404);
+    const ok = await signedIn.call('api/pairs/1NS', { players: [{ name: 'Ann Lee', member: 'EBU-1234' }, { name: 'Bo Kim' }] });
+    expect(ok.status).toBe(200);
+    expect((await signedIn.call('api/pairs/2EW', { players: [{ name: 'Cy Day' }, { name: 'Ann Lee', member: 'EBU-1234' }] })).status).toBe(200);
+    const list = await signedIn.call('api/players');
+    expect((list.body.players as { name: string }[]).map((p) => p.name)).toEqual(['Ann Lee', 'Bo Kim', 'Cy Day']);
+    expect((await director().call('api/players')).status).toBe(401);
+    await waitFor(async () => (await snapshot()).pairs?.['1NS'] !== undefined, T, 'the names in the snapshot');
+    expect((await snapshot()).pairs).toEqual({
+      '1NS': { players: [{ name: 'Ann Lee', member: 'EBU-1234' }, { name: 'Bo Kim' }] }, '2EW': { players: [{ name: 'Cy Day' }, { name: 'Ann Lee', member: 'EBU-1234' }] },
+    });
+    // Table 1 has played tray 1, so it is in round 2: 1NS against 2EW.
+    await waitFor(() => rig.obs.get<RoundAssignment>('1/assignment')?.names?.E === 'Cy Day', T, 'the names in table 1\'s assignment');
+    expect(rig.obs.get<RoundAssignment>('1/assignment')).toMatchObject({ round: 2, names: { N: 'Ann Lee', S: 'Bo Kim', E: 'Cy Day', W: 'Ann Lee' } });
+  });
+
+  it('Dup. X.1: a renounce in error at an overplay is listed open with its law, then ruled by "the result stands"', async () => {
+    const deal = simulateDeal(createRng(7), { variant: 'duplicate-whist', board: 1, withHands: true, renounceAt: { trick: 3 } });
+    (deal.events[0] as { overplay?: boolean }).overplay = true;
+    await rig.tables[1].play([{ type: 'tray', code: 'T1' }, ...deal.events]);
+    await waitFor(async () => ((await snapshot()).findings ?? []).some((f) => f.table === '2' && f.kind === 'renounce-in-error'), T, 'the renounce in error at table 2');
+    const found = (await snapshot()).findings!.filter((f) => f.table === '2');
+    expect(found.map((f) => [f.kind, f.seat, f.law, f.board, f.state])).toEqual([['renounce-in-error', 'E', 'Dup. X.1', 1, 'open'], ['revoke', 'E', 'Dup. X.1(a)', 1, 'open']]);
+    const r = await signedIn.call('api/decisions/result-stands', { transaction: 'page-stands-1', board: 1, table: '2' });
+    expect(r.body).toEqual({ transaction: 'page-stands-1', ok: true });
+    await waitFor(async () => (await snapshot()).findings!.filter((f) => f.table === '2').every((f) => f.state === 'ruled' && f.ruling === 'result-stands'), T, 'the findings ruled');
+  });
+
+  it('signing out ends the session: the old cookie can no longer act', async () => {
+    const cookie = signedIn.cookie;
+    expect((await signedIn.call('api/logout', {})).status).toBe(200);
+    const old = new ConsoleClient(rig.url);
+    old.cookie = cookie;
+    old.csrf = signedIn.csrf;
+    expect((await old.call('api/decisions/advance-round', { transaction: 'late-1' })).status).toBe(401);
+  });
+});
