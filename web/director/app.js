@@ -7,11 +7,11 @@ const SEAT_NAME = { N: 'North', E: 'East', S: 'South', W: 'West' };
 const KIND = { 'wrong-tray': 'Wrong tray', 'fouled-tray': 'Fouled tray', 'missing-result': 'Missing result', 'late-play': 'Late play' };
 const REMEDY = { 'new-deal': 'New deal', 'rectify-and-average': 'Rectify, and this table takes the average', rectify: 'Rectify the tray' };
 const STATUS = { online: 'online', offline: 'offline', unknown: 'not heard from' };
-const $ = (id) => document.getElementById(id);
+export const $ = (id) => document.getElementById(id);
 
 const state = { snap: null, selected: null, rev: 0 };
 
-function el(tag, className, text) {
+export function el(tag, className, text) {
   const e = document.createElement(tag);
   if (className) e.className = className;
   if (text !== undefined && text !== null) e.textContent = String(text);
@@ -19,7 +19,7 @@ function el(tag, className, text) {
 }
 
 /** "H7" → "♥7" (T as 10), in a span coloured by suit. */
-function cardEl(card) {
+export function cardEl(card) {
   const c = String(card ?? '');
   const e = el('span', `card ${c[0] ?? ''}`, `${SUIT[c[0]] ?? c[0] ?? ''}${c[1] === 'T' ? '10' : c.slice(1)}`);
   e.dataset.card = c;
@@ -45,7 +45,7 @@ function handsOf(deal) {
 }
 
 /** A time from an ISO string as HH:MM:SS (the page shows the director's clock as the snapshot gives it). */
-function clock(at) {
+export function clock(at) {
   const m = /T(\d\d:\d\d:\d\d)/.exec(String(at ?? ''));
   return m ? m[1] : String(at ?? '');
 }
@@ -286,6 +286,8 @@ function drawStandings() {
     tr.dataset.pair = p.pair;
     const pair = el('td', 'pair', p.pair);
     if (p.direction) pair.append(el('small', 'dir', ` ${p.direction}`));
+    const names = state.snap.pairs?.[p.pair]?.players?.map((x) => x.name).join(' & ');
+    if (names) pair.append(el('span', 'names', names));
     const extra = hasVs ? (p.vsAverage !== undefined ? signed(p.vsAverage) : '') : hasPct && p.percent !== undefined ? `${p.percent.toFixed(2)}%` : '';
     tr.append(el('td', 'rank', p.rankLabel ?? String(p.rank)), pair, el('td', 'num total', String(p.total)), el('td', 'num extra', extra));
     return tr;
@@ -313,6 +315,7 @@ function render(snap) {
   drawAlerts();
   drawTray();
   drawStandings();
+  document.dispatchEvent(new CustomEvent('tenace:snapshot', { detail: snap }));
   // Set last: tests and the recorder wait for it.
   document.body.dataset.at = snap.at;
   document.body.dataset.rev = String(++state.rev);
@@ -328,8 +331,15 @@ function setLive(status, text) {
 $('tray-close').addEventListener('click', () => { state.selected = null; drawTray(); });
 
 fetch('info.json').then((r) => r.json()).then((info) => { $('downloads').hidden = !info.exports; }).catch(() => undefined);
-fetch('snapshot.json').then((r) => r.json()).then(render).catch(() => undefined);
-const events = new EventSource('events');
-events.addEventListener('snapshot', (e) => render(JSON.parse(e.data)));
-events.addEventListener('open', () => setLive('online', 'live'));
-events.addEventListener('error', () => setLive('offline', 'reconnecting…'));
+let events = null;
+/** The first snapshot, then the stream; again after signing in, when the director may see more than a spectator. */
+function follow() {
+  events?.close();
+  fetch('snapshot.json').then((r) => r.json()).then(render).catch(() => undefined);
+  events = new EventSource('events');
+  events.addEventListener('snapshot', (e) => render(JSON.parse(e.data)));
+  events.addEventListener('open', () => setLive('online', 'live'));
+  events.addEventListener('error', () => setLive('offline', 'reconnecting…'));
+}
+document.addEventListener('tenace:signed-in', () => { state.snap = null; follow(); });
+follow();
