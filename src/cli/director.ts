@@ -13,6 +13,7 @@ const USAGE = `usage: tenace director --config FILE [--db PATH] [--instance NAME
   --db PATH      a SQLite database file, instead of the config's store.url
   --instance NAME  this instance's name among several sharing the store (sets cluster.instance; implies cluster:)
   --check        check the config, print "ok: ..." and exit (0 valid, 78 invalid)
+  --set-password set the password of the director's console in the store (asked twice, or the first line of stdin) and exit
   --schema       print the config's JSON Schema (config/club.schema.json) and exit
 `;
 
@@ -23,7 +24,7 @@ export async function directorCommand(argv: string[]): Promise<number> {
   const args = parseCommand('director', USAGE, {
     args: argv,
     options: {
-      config: { type: 'string', short: 'c' }, db: { type: 'string' }, instance: { type: 'string' }, check: { type: 'boolean' }, schema: { type: 'boolean' },
+      config: { type: 'string', short: 'c' }, db: { type: 'string' }, instance: { type: 'string' }, check: { type: 'boolean' }, schema: { type: 'boolean' }, 'set-password': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   }, STDIO);
@@ -56,6 +57,7 @@ export async function directorCommand(argv: string[]): Promise<number> {
     process.stdout.write(`ok: club ${config.club.id} session ${config.session}, ${config.movement.name} on ${config.movement.tables} tables (${config.tables.join(', ')}), ${config.variant}, mqtt ${config.mqtt.url} under ${config.mqtt.baseTopic}/${config.club.id}/, store ${config.store.url.replace(/\/\/[^@/]*@/, '//')}${cl ? `, one of several instances (${cl.partitions} partitions, lease ${cl.leaseSeconds} s)` : ''}\n`);
     return 0;
   }
+  if (args.values['set-password']) return (await import('./director-password.js')).setPasswordCommand(config.store.url);
   const log = createLogger({ log: config.log, club: config.club });
   let password: string | undefined;
   try {

@@ -3,11 +3,18 @@
 // refused and, after five, the next must wait; every write refuses without the session (401), without its CSRF token
 // or from another site (403); a decision goes through the exactly-once path (the same transaction twice counts
 // once) and reaches the standings; names entered for a pair grow the players list, reach the snapshot and the tables'
-// assignments; and a renounce in error at an overplay (Dup. X.1) is listed open, then ruled.
+// assignments; a renounce in error at an overplay (Dup. X.1) is listed open, then ruled; a reader away from the
+// director's computer and not signed in sees no card of a tray still to be played; and `tenace director
+// --set-password` sets the password from the command line.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../src/sim/prng.js';
 import { simulateDeal } from '../../src/sim/simulate.js';
-import { hashPassword, verifyPassword } from '../../src/club/director/auth.js';
+import { hashPassword, storedPassword, verifyPassword } from '../../src/club/director/auth.js';
+import { DirectorStore } from '../../src/club/director/store.js';
 import type { DirectorSnapshot, RoundAssignment, ScoreReport } from '../../src/club/types.js';
 import { waitFor } from '../feed/broker.js';
 import { seedHand } from './director-rig.js';
@@ -38,6 +45,10 @@ describe('the director\'s console', () => {
   it('the first run sets the password from this computer; a short one is refused naming the fix', async () => {
     const c = director();
     expect((await c.call('api/me')).body).toMatchObject({ signedIn: false, passwordSet: false, canSetPassword: true });
+    // Through a reverse proxy the first password cannot be set: anyone on the network could take the console.
+    const proxied = await director().call('api/first-password', { password: PASSWORD }, { 'x-forwarded-for': '203.0.113.9' });
+    expect(proxied.status).toBe(403);
+    expect((await director().call('api/me', undefined, { 'x-forwarded-for': '203.0.113.9' })).body).toMatchObject({ canSetPassword: false, passwordSet: false });
     const short = await c.call('api/first-password', { password: 'hoyle' });
     expect(short.status).toBe(401);
     expect(short.body.error).toMatch(/^password: is too short; use at least 10 characters/);
@@ -111,6 +122,18 @@ describe('the director\'s console', () => {
     expect(rig.obs.get<RoundAssignment>('1/assignment')).toMatchObject({ round: 2, names: { N: 'Ann Lee', S: 'Bo Kim', E: 'Cy Day', W: 'Ann Lee' } });
   });
 
+  it('a reader away from the director\'s computer and not signed in gets no card of a tray still to be played', async () => {
+    // Tray 1 has been played at table 1 only: table 2 has still to overplay it.
+    const read = async (headers: Record<string, string>) => ((await (await fetch(new URL('snapshot.json', rig.url), { headers })).json()) as DirectorSnapshot).trays.find((t) => t.board === 1)!;
+    const proxied = { 'x-forwarded-for': '203.0.113.9' };
+    expect((await read({})).record?.hands).toMatch(/^N:/);
+    const away = await read(proxied);
+    expect(away).toEqual({ board: 1, playedAt: ['1'], released: false });
+    expect((await read({ ...proxied, cookie: signedIn.cookie })).record?.hands).toMatch(/^N:/);
+    const names = ((await (await fetch(new URL('snapshot.json', rig.url), { headers: proxied })).json()) as DirectorSnapshot).pairs;
+    expect(names?.['1NS']).toEqual({ players: [{ name: 'Ann Lee' }, { name: 'Bo Kim' }] });
+  });
+
   it('Dup. X.1: a renounce in error at an overplay is listed open with its law, then ruled by "the result stands"', async () => {
     const deal = simulateDeal(createRng(7), { variant: 'duplicate-whist', board: 1, withHands: true, renounceAt: { trick: 3 } });
     (deal.events[0] as { overplay?: boolean }).overplay = true;
@@ -131,4 +154,44 @@ describe('the director\'s console', () => {
     old.csrf = signedIn.csrf;
     expect((await old.call('api/decisions/advance-round', { transaction: 'late-1' })).status).toBe(401);
   });
+});
+
+describe('tenace director --set-password', () => {
+  /** Run the CLI with `input` on stdin; its exit code and output. */
+  function run(args: string[], input: string): Promise<{ code: number; out: string; err: string }> {
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, [join(import.meta.dirname, '..', '..', 'bin', 'tenace.mjs'), ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (c) => { out += String(c); });
+      child.stderr.on('data', (c) => { err += String(c); });
+      child.on('exit', (code) => resolve({ code: code ?? -1, out, err }));
+      child.stdin.end(input);
+    });
+  }
+
+  it('sets the console\'s password in the store from the first line of stdin; a short one is refused naming the fix', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tenace-set-password-'));
+    try {
+      const config = join(dir, 'club.yaml');
+      writeFileSync(config, 'club: { id: ely }\nsession: s\nmovement: { name: mitchell, tables: 3 }\n');
+      const db = join(dir, 'club.db');
+      const short = await run(['director', '--config', config, '--db', db, '--set-password'], 'hoyle\n');
+      expect(short.code).toBe(64);
+      expect(short.err).toBe('tenace director: --set-password: password: is too short; use at least 10 characters (a few words are easy to remember)\n');
+      const ok = await run(['director', '--config', config, '--db', db, '--set-password'], `${PASSWORD}\n`);
+      expect(ok.code).toBe(0);
+      expect(ok.out).toBe(`ok: the director's password is set in sqlite:${db}; sign in on the director page\n`);
+      const store = await DirectorStore.open(`sqlite:${db}`);
+      try {
+        const hash = await storedPassword(store.db);
+        expect(hash).toMatch(/^scrypt\$/);
+        expect(await verifyPassword(PASSWORD, hash!)).toBe(true);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
