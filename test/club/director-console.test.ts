@@ -120,6 +120,10 @@ describe('the director\'s console', () => {
     // Table 1 has played tray 1, so it is in round 2: 1NS against 2EW.
     await waitFor(() => rig.obs.get<RoundAssignment>('1/assignment')?.names?.E === 'Cy Day', T, 'the names in table 1\'s assignment');
     expect(rig.obs.get<RoundAssignment>('1/assignment')).toMatchObject({ round: 2, names: { N: 'Ann Lee', S: 'Bo Kim', E: 'Cy Day', W: 'Ann Lee' } });
+    // The exports carry the names: USEBIO's PLAYER with the member number, PBN's TotalScoreTable names.
+    const usebio = await (await fetch(new URL('export/usebio.xml', rig.url))).text();
+    expect(usebio).toMatch(/<PLAYER>\s*<PLAYER_NAME>Ann Lee<\/PLAYER_NAME>\s*<NATIONAL_ID_NUMBER>EBU-1234<\/NATIONAL_ID_NUMBER>\s*<\/PLAYER>\s*<PLAYER>\s*<PLAYER_NAME>Bo Kim<\/PLAYER_NAME>\s*<\/PLAYER>/);
+    expect(await (await fetch(new URL('export/session.pbn', rig.url))).text()).toContain('"Ann Lee;Bo Kim"');
   });
 
   it('a reader away from the director\'s computer and not signed in gets no card of a tray still to be played', async () => {
