@@ -17,7 +17,7 @@ export async function startConsoleRig(): Promise<ConsoleRig> {
   const obs = await Observer.connect(club);
   const tables = [await FakeTable.connect(club, '1'), await FakeTable.connect(club, '2')];
   const store = await DirectorStore.open(db.url);
-  const config = { ...testConfig(club, db.url), http: { enabled: true, host: '127.0.0.1', port: 0 } };
+  const config = { ...testConfig(club, db.url), http: { enabled: true, host: '127.0.0.1', port: 0, allowedHosts: ['director.club.example'] } };
   const s = new DirectorService({ config, log: quietLog, schedule: SCHEDULE, store, club: { ...STUBS, scoreTravellers }, web: true, requestRetryMs: 400 });
   await s.start();
   const url = (s as unknown as { web: { url: string } }).web.url;

@@ -7,6 +7,7 @@
 // director's computer and not signed in sees no card of a tray still to be played; and `tenace director
 // --set-password` sets the password from the command line.
 import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -148,6 +149,20 @@ describe('the director\'s console', () => {
     const r = await signedIn.call('api/decisions/result-stands', { transaction: 'page-stands-1', board: 1, table: '2' });
     expect(r.body).toEqual({ transaction: 'page-stands-1', ok: true });
     await waitFor(async () => (await snapshot()).findings!.filter((f) => f.table === '2').every((f) => f.state === 'ruled' && f.ruling === 'result-stands'), T, 'the findings ruled');
+  });
+
+  it('behind a TLS reverse proxy (Host and Origin the proxy\'s name, X-Forwarded-Proto https) the director signs in with a Secure cookie', async () => {
+    const port = new URL(rig.url).port;
+    const res = await new Promise<{ status: number; cookie: string }>((resolve, reject) => {
+      const req = request({
+        host: '127.0.0.1', port, path: '/api/login', method: 'POST',
+        headers: { host: 'director.club.example', origin: 'https://director.club.example', 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.7', 'content-type': 'application/json' },
+      }, (r) => { r.resume(); r.on('end', () => resolve({ status: r.statusCode ?? 0, cookie: String(r.headers['set-cookie'] ?? '') })); });
+      req.on('error', reject);
+      req.end(JSON.stringify({ password: PASSWORD }));
+    });
+    expect(res.status).toBe(200);
+    expect(res.cookie).toMatch(/^tenace_director=[\w-]+; Max-Age=43200; Path=\/; HttpOnly; SameSite=Strict; Secure$/);
   });
 
   it('signing out ends the session: the old cookie can no longer act', async () => {

@@ -33,7 +33,7 @@ export interface DirectorConfig {
   mqtt: { url: string; username?: string; password?: string; passwordFile?: string; clientId?: string; keepalive: number; baseTopic: string; protocolVersion: 4 | 5; maxMessageBytes: number };
   /** `sqlite:PATH` or `postgres://...`. */
   store: { url: string };
-  http: { enabled: boolean; host: string; port: number };
+  http: { enabled: boolean; host: string; port: number; allowedHosts?: string[] };
   scoring: { method?: ScoreMethod };
   embargo: DirectorEmbargo;
   log: { level: LogLevel };
@@ -126,6 +126,10 @@ export const directorConfigSchema = {
         enabled: { type: 'boolean', default: true, fix: 'must be true or false' },
         host: { type: 'string', minLength: 1, default: '127.0.0.1', fix: 'must be the address the director page listens on, e.g. "127.0.0.1" or "0.0.0.0"' },
         port: { type: 'integer', minimum: 0, maximum: 65535, default: 8090, fix: 'must be a TCP port from 1 to 65535 (0: any free port)' },
+        allowedHosts: {
+          type: 'array', items: { type: 'string', pattern: '^[A-Za-z0-9.-]{1,253}$' },
+          fix: 'must list the host names the page is reached by through a reverse proxy, e.g. ["director.club.example"] (IP addresses, localhost and .local names need none)',
+        },
       },
     },
     scoring: {

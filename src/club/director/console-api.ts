@@ -126,16 +126,22 @@ export function publicView(s: DirectorSnapshot): DirectorSnapshot {
   };
 }
 
-/** The peer's address (the proxy's, behind a reverse proxy: the limit then counts per proxy, which errs on the safe side). */
+const loopback = (a: string | undefined): boolean => a === '127.0.0.1' || a === '::1' || a === '::ffff:127.0.0.1';
+
+/**
+ * Who the login limit counts: the peer, or behind a reverse proxy on this computer the address the proxy added last
+ * to X-Forwarded-For (the one it saw; what a client wrote before it cannot move the count elsewhere).
+ */
 function address(req: IncomingMessage): string {
-  return req.socket.remoteAddress ?? '?';
+  const peer = req.socket.remoteAddress ?? '?';
+  const xff = req.headers['x-forwarded-for'];
+  if (!loopback(peer) || xff === undefined) return peer;
+  return String(xff).split(',').at(-1)!.trim() || peer;
 }
 
 /** A request from this computer itself, not passed on by a reverse proxy. */
 function local(req: IncomingMessage): boolean {
-  const a = address(req);
-  const loop = a === '127.0.0.1' || a === '::1' || a === '::ffff:127.0.0.1';
-  return loop && req.headers['x-forwarded-for'] === undefined && req.headers.forwarded === undefined;
+  return loopback(req.socket.remoteAddress) && req.headers['x-forwarded-for'] === undefined && req.headers.forwarded === undefined;
 }
 
 function secure(req: IncomingMessage): boolean {

@@ -1328,7 +1328,7 @@ export class DirectorService {
     try {
       const { startDirectorWeb } = await import('./web.js');
       this.web = await startDirectorWeb({
-        host: this.c.http.host, port: this.c.http.port, snapshot: () => this.snapshot(), subscribe: (fn) => this.subscribe(fn),
+        host: this.c.http.host, port: this.c.http.port, allowedHosts: this.c.http.allowedHosts, snapshot: () => this.snapshot(), subscribe: (fn) => this.subscribe(fn),
         exports: sessionExports(() => this.sessionExport()),
         console: directorConsole(this, this.store!.db),
       });
