@@ -257,6 +257,8 @@ export interface DirectorTableView {
   done: number[];
   /** The last table seq stored. */
   lastSeq: number;
+  /** A hand-scored table (no readers): the director's config says so. */
+  manual?: true;
 }
 
 /** A tray as the director sees it (private: holds the record). */

@@ -1,5 +1,5 @@
 // A director with its page and console on a free port, fake tables on the real Mosquitto, the rig's two-table
-// schedule, and the real scorer (so an adjusted score shows in the standings): for the console's tests.
+// schedule (table 2 marked hand-scored), and the real scorer (so an adjusted score shows in the standings): for the console's tests.
 import mqtt from 'mqtt';
 import { scoreTravellers } from '../../src/club/scoring/index.js';
 import { DirectorService } from '../../src/club/director/service.js';
@@ -17,7 +17,7 @@ export async function startConsoleRig(): Promise<ConsoleRig> {
   const obs = await Observer.connect(club);
   const tables = [await FakeTable.connect(club, '1'), await FakeTable.connect(club, '2')];
   const store = await DirectorStore.open(db.url);
-  const config = { ...testConfig(club, db.url), http: { enabled: true, host: '127.0.0.1', port: 0, allowedHosts: ['director.club.example'] } };
+  const config = { ...testConfig(club, db.url), http: { enabled: true, host: '127.0.0.1', port: 0, allowedHosts: ['director.club.example'] }, tableOptions: { 2: { manual: true } } };
   const s = new DirectorService({ config, log: quietLog, schedule: SCHEDULE, store, club: { ...STUBS, scoreTravellers }, web: true, requestRetryMs: 400 });
   await s.start();
   const url = (s as unknown as { web: { url: string } }).web.url;

@@ -74,6 +74,7 @@ describe('the director\'s console', () => {
     expect(cross.status).toBe(403);
     expect(cross.body.error).toMatch(/^origin:/);
     expect((await snapshot()).findings).toEqual([]);
+    expect((await snapshot()).tables.map((t) => [t.table, t.manual ?? false])).toEqual([['1', false], ['2', true]]);
   });
 
   it('a wrong password is refused; after five wrong ones the next must wait, even the right one', async () => {

@@ -99,6 +99,7 @@ describe('the director\'s console in Chromium', () => {
     await expect.poll(() => page.locator('#standings tr[data-pair="1NS"] .total').textContent(), { timeout: 10_000 }).toBe('10');
     expect((await rig.store.decisions('s1')).filter((d) => d.cmd === 'adjust-score')).toHaveLength(1);
     expect(await page.locator('#alerts .alert').count()).toBe(0);
+    expect(await page.locator('#grid tr[data-table="2"] .dot.manual').textContent()).toBe('hand-scored');
     // Table 2's renounce in error (Dup. X.1) and the revoke it became (X.1(a)) are open, with a way to rule.
     await expect.poll(() => page.locator('#findings .finding[data-state="open"]').count()).toBe(2);
     expect(await page.locator('#findings .finding[data-kind="renounce-in-error"] .law').textContent()).toBe('Dup. X.1');

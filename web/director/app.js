@@ -104,6 +104,7 @@ function drawGrid() {
     th.scope = 'row';
     const status = view?.status ?? 'unknown';
     th.append(el('span', 'table-name', `Table ${name}`), el('span', `dot ${status}`, STATUS[status] ?? status));
+    if (view?.manual) th.append(el('span', 'dot manual', 'hand-scored'));
     th.dataset.status = status;
     if (view?.board !== undefined) th.append(el('span', 'now', `board ${view.board}${view.trick ? `, trick ${view.trick}` : ''}`));
     tr.append(th);

@@ -4,7 +4,7 @@
 // confirmed decision with a transaction id of its own, so a retry after a lost answer counts once.
 import { $, cardEl, el } from './app.js';
 
-const me = { signedIn: false, passwordSet: true, canSetPassword: false, csrf: '' };
+export const me = { signedIn: false, passwordSet: true, canSetPassword: false, csrf: '', setup: false };
 let snap = null;
 
 const KIND = {
@@ -27,7 +27,8 @@ function law(action) {
   }[action];
 }
 
-async function api(path, body) {
+/** GET (no body) or POST (a JSON body, with the session's CSRF token) an /api/ path; the answer, with its status. */
+export async function api(path, body) {
   const r = await fetch(`api/${path}`, body === undefined ? {} : {
     method: 'POST', headers: { 'content-type': 'application/json', 'x-tenace-csrf': me.csrf }, body: JSON.stringify(body),
   });
@@ -38,13 +39,13 @@ async function api(path, body) {
 // ------------------------------------------------------------------------------------------------------------------
 // The sheet: one screen at a time (a form, its confirmation, the answer)
 
-function field(label, input) {
+export function field(label, input) {
   const l = el('label', 'field');
   l.append(el('span', 'label', label), input);
   return l;
 }
 
-function select(name, options, value) {
+export function select(name, options, value) {
   const s = el('select');
   s.name = name;
   for (const [v, text] of options) {
@@ -56,7 +57,7 @@ function select(name, options, value) {
   return s;
 }
 
-function input(name, type = 'text', value = '') {
+export function input(name, type = 'text', value = '') {
   const i = el('input');
   i.name = name;
   i.type = type;
@@ -65,7 +66,7 @@ function input(name, type = 'text', value = '') {
   return i;
 }
 
-function button(text, cls, onClick) {
+export function button(text, cls, onClick) {
   const b = el('button', cls, text);
   b.type = 'button';
   b.addEventListener('click', onClick);
@@ -288,7 +289,8 @@ async function refreshMe() {
   Object.assign(me, { signedIn: false, csrf: '' }, await api('me').catch(() => ({})));
   $('signin').hidden = me.signedIn;
   $('signed-in').hidden = !me.signedIn;
-  $('console').hidden = !me.signedIn;
+  $('console').hidden = !me.signedIn || me.setup;
+  document.dispatchEvent(new CustomEvent('tenace:me', { detail: me }));
   document.body.dataset.director = me.signedIn ? 'signed-in' : 'signed-out';
   if (snap) drawFindings();
 }
@@ -337,4 +339,7 @@ document.addEventListener('tenace:snapshot', (e) => {
   drawFindings();
 });
 
-fetch('info.json').then((r) => r.json()).then((info) => { if (info.console) void refreshMe(); }).catch(() => undefined);
+fetch('info.json').then((r) => r.json()).then((info) => {
+  me.setup = info.setup === true;
+  if (info.console) void refreshMe();
+}).catch(() => undefined);

@@ -37,6 +37,8 @@ export interface DirectorConfig {
   scoring: { method?: ScoreMethod };
   embargo: DirectorEmbargo;
   log: { level: LogLevel };
+  /** Settings of single tables: `manual: true` for a hand-scored table (no hardware), shown on the director's page. */
+  tableOptions?: Record<string, { manual?: boolean }>;
   /** The players of each pair (the console's entries take a pair's place). */
   pairs?: PairPlayers;
   /** Present when this is one of several director instances sharing the store (docs/championship.md). */
@@ -157,6 +159,13 @@ export const directorConfigSchema = {
           type: 'string', pattern: TOPIC_ID,
           fix: `must name this instance, distinct among the instances (default <host>-<pid>); ${TOPIC_ID_FIX}`,
         },
+      },
+    },
+    tableOptions: {
+      type: 'object', description: 'settings of single tables by table id, e.g. { "3": { manual: true } } for a table without hardware, scored by hand',
+      additionalProperties: {
+        type: 'object', additionalProperties: false,
+        properties: { manual: { type: 'boolean', fix: 'must be true for a hand-scored table (no readers), false or left out for a smart table' } },
       },
     },
     pairs: {
@@ -330,6 +339,10 @@ function crossChecks(c: DirectorConfig, baseDir: string): ConfigError[] {
       if (j !== undefined) errors.push({ path: `tables[${i}]`, message: `repeats "${t}" of tables[${j}]: give each table its own id` });
       else seen.set(t, i);
     });
+  }
+  const ids = c.tables ?? Array.from({ length: c.movement.tables ?? 0 }, (_, i) => String(i + 1));
+  for (const t of Object.keys(c.tableOptions ?? {})) {
+    if (!ids.includes(t)) errors.push({ path: `tableOptions.${t}`, message: `names no table of this session; use one of ${ids.join(', ')}` });
   }
   // "No trump is turned in Memory Duplicate; one suit being declared trumps for the entire sitting."
   if (c.trump === undefined && c.movement.name === 'memory-duplicate' && VARIANTS[c.variant]?.trump === 'turned') {

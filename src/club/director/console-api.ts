@@ -25,6 +25,8 @@ export interface ConsoleApiOptions {
 export interface ConsoleApi {
   handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
   view(req: IncomingMessage, s: DirectorSnapshot): DirectorSnapshot;
+  /** The director's session this request carries, or null. */
+  director(req: IncomingMessage): ConsoleSession | null;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -51,6 +53,7 @@ export function consoleApi(o: ConsoleApiOptions): ConsoleApi {
   const sessionOf = (req: IncomingMessage): ConsoleSession | null => o.auth.session(cookieValue(req.headers.cookie, SESSION_COOKIE));
   return {
     view: (req, s) => (local(req) || sessionOf(req) ? s : publicView(s)),
+    director: sessionOf,
     async handle(req, res, path) {
       const write = req.method === 'POST';
       if (!write && req.method !== 'GET') return reply(res, 405, { ok: false, error: 'method: use GET to read and POST to act' });
@@ -149,7 +152,7 @@ function secure(req: IncomingMessage): boolean {
 }
 
 /** No Origin (not a browser's cross-site request), or one naming the host the request was sent to. */
-function sameOrigin(req: IncomingMessage): boolean {
+export function sameOrigin(req: IncomingMessage): boolean {
   const origin = req.headers.origin;
   if (origin === undefined) return true;
   try {
@@ -159,7 +162,8 @@ function sameOrigin(req: IncomingMessage): boolean {
   }
 }
 
-async function readJson(req: IncomingMessage): Promise<{ ok: true; value: unknown; text: string } | { ok: false; error: string }> {
+/** A request's JSON body (application/json, at most 16 KiB), or the sentence that says what is wrong with it. */
+export async function readJson(req: IncomingMessage): Promise<{ ok: true; value: unknown; text: string } | { ok: false; error: string }> {
   if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? ''))) return { ok: false, error: 'content-type: send the body as application/json' };
   const chunks: Buffer[] = [];
   let size = 0;
@@ -176,7 +180,8 @@ async function readJson(req: IncomingMessage): Promise<{ ok: true; value: unknow
   }
 }
 
-function reply(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+/** Answer with JSON, never cached. */
+export function reply(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': JSON_TYPE, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...extra });
   res.end(JSON.stringify(body));
 }

@@ -1299,7 +1299,7 @@ export class DirectorService {
     const tables: DirectorTableView[] = [...this.tables.values()].map((ts) => ({
       table: ts.id, status: ts.status, round: this.assignments.get(ts.id)?.round ?? 0, ...ts.fold.inPlay(),
       done: (done.get(ts.id) ?? []).sort((a, b) => a - b),
-      lastSeq: ts.fold.lastSeq,
+      lastSeq: ts.fold.lastSeq, ...(this.c.tableOptions?.[ts.id]?.manual ? { manual: true as const } : {}),
     }));
     const progress = this.schedule.rounds.flatMap((r) => r.tables.map((t) => {
       const id = this.byNo.get(t.table);

@@ -42,6 +42,8 @@ export interface DirectorWebOptions {
   allowedHosts?: string[];
   /** The director's console (login, decisions, names) on /api/...; without it the page is read-only. */
   console?: ConsoleApi;
+  /** The page opens on the set-up screens (no session runs yet). */
+  setup?: boolean;
 }
 
 export interface DirectorWeb { url: string; server: Server; close(): Promise<void> }
@@ -94,7 +96,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, opts: DirectorWe
     const s = opts.snapshot();
     return send(res, 200, 'application/json', JSON.stringify(s && opts.console ? opts.console.view(req, s) : s));
   }
-  if (path === '/info.json') return send(res, 200, 'application/json', JSON.stringify({ exports: opts.exports !== undefined, ...(opts.console ? { console: true } : {}) }));
+  if (path === '/info.json') return send(res, 200, 'application/json', JSON.stringify({ exports: opts.exports !== undefined, ...(opts.console ? { console: true } : {}), ...(opts.setup ? { setup: true } : {}) }));
   if (path === '/events') return events(req, res, opts, streams);
   if (path in DOWNLOADS) {
     const d = DOWNLOADS[path as keyof typeof DOWNLOADS];
