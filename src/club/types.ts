@@ -206,6 +206,8 @@ export type ScoreMethod = 'average' | 'matchpoints' | 'cross-imps' | 'butler';
 /** One pair's line in the standings. */
 export interface PairStanding {
   pair: string;
+  /** The pair's players' names, where the director has entered them. */
+  names?: string[];
   direction?: Direction;
   total: number;
   vsAverage?: number;

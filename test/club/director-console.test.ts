@@ -122,6 +122,8 @@ describe('the director\'s console', () => {
     // Table 1 has played tray 1, so it is in round 2: 1NS against 2EW.
     await waitFor(() => rig.obs.get<RoundAssignment>('1/assignment')?.names?.E === 'Cy Day', T, 'the names in table 1\'s assignment');
     expect(rig.obs.get<RoundAssignment>('1/assignment')).toMatchObject({ round: 2, names: { N: 'Ann Lee', S: 'Bo Kim', E: 'Cy Day', W: 'Ann Lee' } });
+    await waitFor(() => rig.obs.get<ScoreReport>('club/s1/standings')?.pairs.find((p) => p.pair === '1NS')?.names !== undefined, T, 'the names in the standings');
+    expect(rig.obs.get<ScoreReport>('club/s1/standings')!.pairs.find((p) => p.pair === '1NS')!.names).toEqual(['Ann Lee', 'Bo Kim']);
     // The exports carry the names: USEBIO's PLAYER with the member number, PBN's TotalScoreTable names.
     const usebio = await (await fetch(new URL('export/usebio.xml', rig.url))).text();
     expect(usebio).toMatch(/<PLAYER>\s*<PLAYER_NAME>Ann Lee<\/PLAYER_NAME>\s*<NATIONAL_ID_NUMBER>EBU-1234<\/NATIONAL_ID_NUMBER>\s*<\/PLAYER>\s*<PLAYER>\s*<PLAYER_NAME>Bo Kim<\/PLAYER_NAME>\s*<\/PLAYER>/);

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Seat } from '../../cards/seat.js';
+import type { ScoreReport } from '../types.js';
 import type { DirectorDb } from './store.js';
 
 /** One player of a pair: the name, and the member number of the club or national body when known. */
@@ -44,6 +45,12 @@ export function seatNames(pairs: PairNames, ns?: string, ew?: string): { names?:
   if (e) out.E = e.name;
   if (w) out.W = w.name;
   return Object.keys(out).length > 0 ? { names: out } : {};
+}
+
+/** The standings with each pair's players' names (no member numbers: the standings are public). */
+export function withNames(report: ScoreReport, pairs: PairNames): ScoreReport {
+  if (Object.keys(pairs).length === 0) return report;
+  return { ...report, pairs: report.pairs.map((p) => (pairs[p.pair] ? { ...p, names: pairs[p.pair].players.map((x) => x.name) } : p)) };
 }
 
 /** The exports' names (by pair, in seat order) and the pairs with member numbers, when any pair has players. */

@@ -31,7 +31,7 @@ import { closeClient } from '../../broker/close-client.js';
 import { DirectorStore, type StoreOps, type StoredDecision, type StoredResult } from './store.js';
 import { FindingsBook } from './findings.js';
 import { directorConsole } from './console-api.js';
-import { Players, exportNames, seatNames } from './players.js';
+import { Players, exportNames, seatNames, withNames } from './players.js';
 
 /** The club functions the director calls (injected in tests, the real modules by default). */
 export interface ClubFunctions {
@@ -1091,6 +1091,7 @@ export class DirectorService {
     await this.enqueue(async () => {
       const work = new Work();
       for (const ts of this.followed()) if (this.assignments.has(ts.id)) this.assign(ts, this.assignments.get(ts.id)!.round, work);
+      this.standingsDirty = true;
       await this.commit(async (tx) => { for (const w of work.writes) await w(tx); });
       for (const p of work.publishes) p();
       this.scheduleFlush();
@@ -1234,7 +1235,7 @@ export class DirectorService {
       const travellers = this.travellers();
       if (travellers.length > 0) {
         try {
-          this.standings = this.fns.scoreTravellers(travellers, this.c.scoring.method ? { method: this.c.scoring.method } : {});
+          this.standings = withNames(this.fns.scoreTravellers(travellers, this.c.scoring.method ? { method: this.c.scoring.method } : {}), this.players?.pairs() ?? {});
           this.pubLatest(this.topics.standings, JSON.stringify(this.standings));
         } catch (err) {
           // Logged once per reason: the next change of the travellers tries again.
