@@ -12,6 +12,8 @@ import { simulateDeal } from '../../src/sim/simulate.js';
 import { ConsoleClient, type ConsoleRig, startConsoleRig } from '../club/console-rig.js';
 import { SCREENSHOTS, saveScreenshot, useChromium } from './helpers.js';
 
+/** Wait for the page: 10 s, for a machine busy with other tests. */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
 const PASSWORD = 'whist at the club tonight';
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
@@ -36,7 +38,7 @@ describe('the director\'s console in Chromium', () => {
   it('the director chooses the password at first run, a wrong one is refused, the right one signs in', async () => {
     const page = await chromium.open(rig.url, DESKTOP);
     await page.locator('#signin').click();
-    await expect.poll(() => sheet(page).locator('#sheet-title').textContent()).toBe('Choose the director\'s password');
+    await poll(() => sheet(page).locator('#sheet-title').textContent()).toBe('Choose the director\'s password');
     await sheet(page).locator('[name=password]').fill(PASSWORD);
     await sheet(page).locator('[name=again]').fill(PASSWORD);
     await sheet(page).getByRole('button', { name: 'Set the password' }).click();
@@ -47,7 +49,7 @@ describe('the director\'s console in Chromium', () => {
     await page.locator('#signin').click();
     await sheet(page).locator('[name=password]').fill('not the password');
     await sheet(page).getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.locator('#sheet-error').textContent()).toBe('password: is not the director\'s password; type it again');
+    await poll(() => page.locator('#sheet-error').textContent()).toBe('password: is not the director\'s password; type it again');
     expect(await page.locator('body').getAttribute('data-director')).toBe('signed-out');
     await shot(page, 'wrong-password');
     await sheet(page).locator('[name=password]').fill(PASSWORD);
@@ -76,9 +78,9 @@ describe('the director\'s console in Chromium', () => {
     await sheet(page).locator('[name=name-1]').fill('Bo Kim');
     await shot(page, 'names');
     await sheet(page).getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.locator('#sheet .summary').textContent()).toBe('Pair 1NS: Ann Lee & Bo Kim — saved; the tables get the names.');
+    await poll(() => page.locator('#sheet .summary').textContent()).toBe('Pair 1NS: Ann Lee & Bo Kim — saved; the tables get the names.');
     await sheet(page).getByRole('button', { name: 'Close' }).click();
-    await expect.poll(() => page.locator('#standings tr[data-pair="1NS"] .names').textContent()).toBe('Ann Lee & Bo Kim');
+    await poll(() => page.locator('#standings tr[data-pair="1NS"] .names').textContent()).toBe('Ann Lee & Bo Kim');
 
     await page.getByRole('button', { name: 'Adjust a score' }).click();
     expect(await page.locator('#sheet-law').textContent()).toBe('Dup. IV.9, V.1');
@@ -88,23 +90,32 @@ describe('the director\'s console in Chromium', () => {
     await sheet(page).locator('[name=ns]').fill('10');
     await sheet(page).locator('[name=ew]').fill('4');
     await sheet(page).getByRole('button', { name: 'Next' }).click();
-    await expect.poll(() => page.locator('#sheet-error').textContent()).toBe('Tricks: give whole numbers that make 13 in all, e.g. 7 and 6.');
+    await poll(() => page.locator('#sheet-error').textContent()).toBe('Tricks: give whole numbers that make 13 in all, e.g. 7 and 6.');
     await sheet(page).locator('[name=ew]').fill('3');
     await sheet(page).getByRole('button', { name: 'Next' }).click();
-    await expect.poll(() => page.locator('#sheet .summary').textContent()).toBe('Table 1, board 1: N-S 10 tricks, E-W 3 tricks.');
+    await poll(() => page.locator('#sheet .summary').textContent()).toBe('Table 1, board 1: N-S 10 tricks, E-W 3 tricks.');
     await shot(page, 'confirm-desktop');
     await sheet(page).getByRole('button', { name: 'Confirm' }).click();
-    await expect.poll(() => page.locator('#sheet .summary').textContent()).toBe('Table 1, board 1: N-S 10 tricks, E-W 3 tricks. — recorded.');
+    await poll(() => page.locator('#sheet .summary').textContent()).toBe('Table 1, board 1: N-S 10 tricks, E-W 3 tricks. — recorded.');
     await sheet(page).getByRole('button', { name: 'Close' }).click();
-    await expect.poll(() => page.locator('#standings tr[data-pair="1NS"] .total').textContent(), { timeout: 10_000 }).toBe('10');
+    await poll(() => page.locator('#standings tr[data-pair="1NS"] .total').textContent()).toBe('10');
     expect((await rig.store.decisions('s1')).filter((d) => d.cmd === 'adjust-score')).toHaveLength(1);
     expect(await page.locator('#alerts .alert').count()).toBe(0);
     expect(await page.locator('#grid tr[data-table="2"] .dot.manual').textContent()).toBe('hand-scored');
     // Table 2's renounce in error (Dup. X.1) and the revoke it became (X.1(a)) are open, with a way to rule.
-    await expect.poll(() => page.locator('#findings .finding[data-state="open"]').count()).toBe(2);
+    await poll(() => page.locator('#findings .finding[data-state="open"]').count()).toBe(2);
     expect(await page.locator('#findings .finding[data-kind="renounce-in-error"] .law').textContent()).toBe('Dup. X.1');
     expect(await page.locator('#findings .finding[data-kind="renounce-in-error"]').getByRole('button', { name: 'The result stands' }).count()).toBe(1);
     await shot(page, 'desktop');
+    // The director lets the result stand: the screen names the finding's law, and both findings turn ruled.
+    await page.locator('#findings .finding[data-kind="renounce-in-error"]').getByRole('button', { name: 'The result stands' }).click();
+    expect(await page.locator('#sheet-law').textContent()).toBe('Dup. X.1');
+    await sheet(page).getByRole('button', { name: 'Next' }).click();
+    await sheet(page).getByRole('button', { name: 'Confirm' }).click();
+    await poll(() => page.locator('#sheet .summary').textContent()).toBe('Table 2, board 1: the result stands as the table scored it. — recorded.');
+    await sheet(page).getByRole('button', { name: 'Close' }).click();
+    await poll(() => page.locator('#findings .finding[data-state="ruled"]').count()).toBe(2);
+    expect(await page.locator('#findings .finding .state').allTextContents()).toEqual(['ruled: result stands', 'ruled: result stands']);
   });
 
   it('at 390×844 the decisions are large buttons and a decision screen fits', async () => {
@@ -125,7 +136,7 @@ describe('the director\'s console in Chromium', () => {
   it('a spectator sees the findings and standings but no action, and the director\'s API refuses it', async () => {
     const page = await chromium.open(rig.url, PHONE);
     await page.waitForSelector('body[data-director="signed-out"]');
-    await expect.poll(() => page.locator('#findings .finding').count()).toBe(2);
+    await poll(() => page.locator('#findings .finding').count()).toBe(2);
     expect(await page.locator('#console').isVisible()).toBe(false);
     expect(await page.locator('#findings button').count()).toBe(0);
     const status = await page.evaluate(async () => (await fetch('api/decisions/advance-round', {

@@ -17,6 +17,8 @@ import { previewSchedule, sessionConfig } from '../../src/club/director/setup.js
 import { ConsoleClient } from '../club/console-rig.js';
 import { SCREENSHOTS, saveScreenshot, useChromium } from './helpers.js';
 
+/** Wait for the page: 10 s, for a machine busy with other tests. */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
 const PASSWORD = 'set up the club night';
 
 describe('setting up a session on the director page', () => {
@@ -53,38 +55,38 @@ describe('setting up a session on the director page', () => {
     const api = new ConsoleClient(run.url);
     expect((await api.call('api/setup/start', { session: 'x' })).status).toBe(401);
     const page = await chromium.open(run.url, { viewport: { width: 1280, height: 900 } });
-    await expect.poll(() => title(page)).toBe('Set up a session');
+    await poll(() => title(page)).toBe('Set up a session');
     await page.locator('#signin').click();
     await page.locator('#sheet [name=password]').fill(PASSWORD);
     await page.locator('#sheet [name=again]').fill(PASSWORD);
     await page.locator('#sheet').getByRole('button', { name: 'Set the password' }).click();
-    await expect.poll(() => title(page)).toBe('The session');
+    await poll(() => title(page)).toBe('The session');
     await page.locator('#setup [name=session]').fill('2026-12-04-evening');
     await page.locator('#setup [name=variant]').selectOption('duplicate-whist');
     await next(page);
 
-    await expect.poll(() => title(page)).toBe('The movement');
+    await poll(() => title(page)).toBe('The movement');
     await page.locator('#setup [name=movement]').selectOption('howell');
     await page.locator('#setup [name=tables]').fill('3');
     await page.locator('#setup [name=tables]').dispatchEvent('change');
     await page.locator('#setup [name=extra]').selectOption('yes');
-    await expect.poll(() => page.locator('#setup .preview-wrap .hint').textContent()).toBe('7 rounds, 14 boards, 7 pairs');
+    await poll(() => page.locator('#setup .preview-wrap .hint').textContent()).toBe('7 rounds, 14 boards, 7 pairs');
     expect(await page.locator('#setup table.preview tr').count()).toBe(8);
     await saveScreenshot(page, join(SCREENSHOTS, 'console-setup-movement.png'));
     await next(page);
 
-    await expect.poll(() => title(page)).toBe('The tables');
+    await poll(() => title(page)).toBe('The tables');
     await page.locator('#setup [name=kind-3]').selectOption('manual');
     await next(page);
 
-    await expect.poll(() => title(page)).toBe('The players');
+    await poll(() => title(page)).toBe('The players');
     expect(await page.locator('#club-players option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['Ann Lee (EBU-1234)', 'Bo Kim']);
     await page.locator('#setup [name="1NS-0"]').fill('Ann Lee (EBU-1234)');
     await page.locator('#setup [name="1NS-1"]').fill('Dee Fox (EBU-777)');
     await page.locator('#setup [name="4NS-0"]').fill('Bo Kim');
     await next(page);
 
-    await expect.poll(() => title(page)).toBe('Start the session');
+    await poll(() => title(page)).toBe('Start the session');
     expect(await page.locator('#setup .summary').allTextContents()).toEqual([
       'Session 2026-12-04-evening, duplicate whist.', 'howell on 3 tables, 2 boards a round: 7 rounds.',
       'Hand-scored: table 3; the others are smart tables.', 'Players named for 2 of 7 pairs.',

@@ -13,7 +13,7 @@ const KIND = {
 };
 const DONE = { 'adjust-score': 'adjusted score', 'fouled-board': 'fouled board', 'late-play': 'late play', 'result-stands': 'result stands' };
 
-/** The laws each decision rests on: WBF Laws 2017 for bridge, Foster's Laws of Duplicate Whist (1914) for whist. */
+/** The laws each decision rests on: WBF Laws 2017 for bridge, Foster's Laws of Duplicate Whist (1914) for whist; "the result stands" names the finding's own law. */
 function law(action) {
   const bridge = /bridge/.test(snap?.variant ?? '');
   return {
@@ -22,7 +22,6 @@ function law(action) {
     'late-play': bridge ? 'Law 8B' : 'the movement',
     'correct-tray': bridge ? 'Law 87A' : 'Dup. V.1',
     'advance-round': bridge ? 'Law 8A' : 'the movement',
-    'result-stands': bridge ? 'Law 12A' : 'Dup. X',
     names: '',
   }[action];
 }
@@ -92,18 +91,18 @@ const closeSheet = () => $('sheet').close();
  * A decision: the form, then a confirmation that says what will happen and under which law, then the answer. The
  * transaction id is made when the confirmation is shown: confirming again after a lost answer sends the same one.
  */
-function decision(action, title, body, collect) {
-  const form = (error) => sheet(title, law(action), body, [button('Cancel', 'secondary', closeSheet), button('Next', 'primary', next)], error);
+function decision(action, title, body, collect, lawText = law(action)) {
+  const form = (error) => sheet(title, lawText, body, [button('Cancel', 'secondary', closeSheet), button('Next', 'primary', next)], error);
   function next() {
     const c = collect();
     if (c.error) return form(c.error);
     const transaction = `page-${crypto.randomUUID()}`;
-    const confirm = (error) => sheet(`Confirm: ${title.toLowerCase()}`, law(action), [el('p', 'summary', c.summary)], [
+    const confirm = (error) => sheet(`Confirm: ${title.toLowerCase()}`, lawText, [el('p', 'summary', c.summary)], [
       button('Back', 'secondary', () => form()),
       button('Confirm', 'primary confirm', async () => {
         const r = await api(`decisions/${c.cmd ?? action}`, { transaction, ...c.payload }).catch((e) => ({ ok: false, error: `${e.message}: press Confirm again` }));
         if (!r.ok) return r.status === 401 ? signIn() : confirm(r.error);
-        sheet('Done', law(action), [el('p', 'summary done', `${c.summary} — recorded.`)], [button('Close', 'primary', closeSheet)]);
+        sheet('Done', lawText, [el('p', 'summary done', `${c.summary} — recorded.`)], [button('Close', 'primary', closeSheet)]);
       }),
     ], error);
     confirm();
@@ -221,7 +220,7 @@ function advanceRound() {
 function resultStands(f) {
   decision('result-stands', 'The result stands', [el('p', 'summary', `Table ${f.table}, board ${f.board}: ${KIND[f.kind] ?? f.kind} by ${f.seat}.`)], () => ({
     payload: { table: f.table, board: f.board }, summary: `Table ${f.table}, board ${f.board}: the result stands as the table scored it.`,
-  }));
+  }), f.law);
 }
 
 // ------------------------------------------------------------------------------------------------------------------
