@@ -16,6 +16,7 @@ import { createRng } from '../../src/sim/prng.js';
 import { simulateDeal } from '../../src/sim/simulate.js';
 import { hashPassword, storedPassword, verifyPassword } from '../../src/club/director/auth.js';
 import { DirectorStore } from '../../src/club/director/store.js';
+import { seatNames } from '../../src/club/director/players.js';
 import type { DirectorSnapshot, RoundAssignment, ScoreReport } from '../../src/club/types.js';
 import { waitFor } from '../feed/broker.js';
 import { seedHand } from './director-rig.js';
@@ -41,6 +42,13 @@ describe('the director\'s console', () => {
     expect(a).not.toContain(PASSWORD);
     expect(await verifyPassword(PASSWORD, a)).toBe(true);
     expect(await verifyPassword(`${PASSWORD}!`, a)).toBe(false);
+  });
+
+  it('names go to the seats where the pair\'s hands lie: on a tray turned a quarter (Memory Duplicate\'s overplay) N-S sit E-W', () => {
+    const pairs = { '1NS': { players: [{ name: 'Ann Lee' }, { name: 'Bo Kim' }] }, '2EW': { players: [{ name: 'Cy Day' }] } };
+    expect(seatNames(pairs, '1NS', '2EW')).toEqual({ names: { N: 'Ann Lee', S: 'Bo Kim', E: 'Cy Day' } });
+    expect(seatNames(pairs, '1NS', '2EW', 1)).toEqual({ names: { E: 'Ann Lee', W: 'Bo Kim', S: 'Cy Day' } });
+    expect(seatNames(pairs, '3NS', '3EW')).toEqual({});
   });
 
   it('the first run sets the password from this computer; a short one is refused naming the fix', async () => {

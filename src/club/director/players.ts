@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Seat } from '../../cards/seat.js';
+import { type TrayTurn, tableSeat } from '../../cards/tray-turn.js';
 import type { ScoreReport } from '../types.js';
 import type { DirectorDb } from './store.js';
 
@@ -35,15 +36,16 @@ export function checkPlayers(body: unknown): { ok: true; players: PlayerName[] }
   return { ok: true, players: out };
 }
 
-/** An assignment's `names` for a table's round (N and S from the N-S pair's players, E and W from the E-W pair's), when any. */
-export function seatNames(pairs: PairNames, ns?: string, ew?: string): { names?: Partial<Record<Seat, string>> } {
+/**
+ * An assignment's `names` by the table's seats, when any: the N-S pair's players at the seats where the hands dealt
+ * N and S lie, the E-W pair's where E and W lie (on a tray turned a quarter, Memory Duplicate's overplay, the N-S pair
+ * sits E-W at the table).
+ */
+export function seatNames(pairs: PairNames, ns?: string, ew?: string, turn: TrayTurn = 0): { names?: Partial<Record<Seat, string>> } {
   const out: Partial<Record<Seat, string>> = {};
   const [n, s] = (ns !== undefined ? pairs[ns]?.players : undefined) ?? [];
   const [e, w] = (ew !== undefined ? pairs[ew]?.players : undefined) ?? [];
-  if (n) out.N = n.name;
-  if (s) out.S = s.name;
-  if (e) out.E = e.name;
-  if (w) out.W = w.name;
+  for (const [seat, p] of [['N', n], ['S', s], ['E', e], ['W', w]] as const) if (p) out[tableSeat(seat, turn)] = p.name;
   return Object.keys(out).length > 0 ? { names: out } : {};
 }
 

@@ -1014,7 +1014,7 @@ export class DirectorService {
       schema: 1, type: 'tenace.assignment', session: this.c.session, movement: this.schedule.movement, round, table: ts.id,
       ...(entry?.ns !== undefined ? { ns: entry.ns } : {}), ...(entry?.ew !== undefined ? { ew: entry.ew } : {}),
       ...(entry?.players ? { players: entry.players } : {}), ...(entry?.turn ? { turn: entry.turn } : {}),
-      ...(this.c.trump ? { trump: this.c.trump } : {}), ...seatNames(this.players?.pairs() ?? {}, entry?.ns, entry?.ew),
+      ...(this.c.trump ? { trump: this.c.trump } : {}), ...seatNames(this.players?.pairs() ?? {}, entry?.ns, entry?.ew, entry?.turn),
       trays, tables: this.schedule.tables, variant: this.c.variant, at: this.now().toISOString(),
     };
     this.assignments.set(ts.id, a);
