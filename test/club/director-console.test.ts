@@ -14,9 +14,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../src/sim/prng.js';
 import { simulateDeal } from '../../src/sim/simulate.js';
-import { hashPassword, storedPassword, verifyPassword } from '../../src/club/director/auth.js';
+import { ConsoleAuth, hashPassword, setPassword, storedPassword, verifyPassword } from '../../src/club/director/auth.js';
 import { DirectorStore } from '../../src/club/director/store.js';
 import { seatNames } from '../../src/club/director/players.js';
+import { freshDb } from './store-engines.js';
 import type { DirectorSnapshot, RoundAssignment, ScoreReport } from '../../src/club/types.js';
 import { waitFor } from '../feed/broker.js';
 import { seedHand } from './director-rig.js';
@@ -42,6 +43,30 @@ describe('the director\'s console', () => {
     expect(a).not.toContain(PASSWORD);
     expect(await verifyPassword(PASSWORD, a)).toBe(true);
     expect(await verifyPassword(`${PASSWORD}!`, a)).toBe(false);
+  });
+
+  it('a session ends after 12 hours unused; using it restarts the 12 hours; five wrong passwords wait out 15 minutes', async () => {
+    let now = 0;
+    const db = await freshDb('sqlite');
+    const store = await DirectorStore.open(db.url);
+    const auth = new ConsoleAuth({ db: store.db, now: () => now });
+    expect(await auth.login(PASSWORD, '192.0.2.1')).toMatchObject({ ok: false, status: 409 });
+    await setPassword(store.db, PASSWORD);
+    const ok = await auth.login(PASSWORD, '192.0.2.1');
+    if (!ok.ok) throw new Error(ok.error);
+    now = 11 * 3600_000;
+    expect(auth.session(ok.session.token)).not.toBeNull();
+    now += 12 * 3600_000 - 1;
+    expect(auth.session(ok.session.token)).not.toBeNull();
+    now += 12 * 3600_000 + 1;
+    expect(auth.session(ok.session.token)).toBeNull();
+    for (let i = 0; i < 5; i++) expect((await auth.login('wrong password', '192.0.2.2')).ok).toBe(false);
+    expect(await auth.login(PASSWORD, '192.0.2.2')).toMatchObject({ ok: false, status: 429 });
+    expect((await auth.login(PASSWORD, '192.0.2.3')).ok).toBe(true);
+    now += 15 * 60_000 + 1;
+    expect((await auth.login(PASSWORD, '192.0.2.2')).ok).toBe(true);
+    await store.close();
+    await db.drop();
   });
 
   it('names go to the seats where the pair\'s hands lie: on a tray turned a quarter (Memory Duplicate\'s overplay) N-S sit E-W', () => {
