@@ -16,8 +16,8 @@ import { createRng } from '../../src/sim/prng.js';
 import { simulateDeal } from '../../src/sim/simulate.js';
 import { ConsoleAuth, hashPassword, setPassword, storedPassword, verifyPassword } from '../../src/club/director/auth.js';
 import { DirectorStore } from '../../src/club/director/store.js';
-import { seatNames } from '../../src/club/director/players.js';
-import { freshDb } from './store-engines.js';
+import { Players, seatNames } from '../../src/club/director/players.js';
+import { ENGINES, freshDb } from './store-engines.js';
 import type { DirectorSnapshot, RoundAssignment, ScoreReport } from '../../src/club/types.js';
 import { waitFor } from '../feed/broker.js';
 import { seedHand } from './director-rig.js';
@@ -249,4 +249,26 @@ describe('tenace director --set-password', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 30_000);
+});
+
+describe.each(ENGINES)('the players list and the password on %s', (engine) => {
+  it('grows as names are entered, finds a player again by member number (taking the name given), and keeps the password hash', async () => {
+    const db = await freshDb(engine);
+    const store = await DirectorStore.open(db.url);
+    try {
+      const s1 = new Players(store.db, 's1', { '3NS': { players: [{ name: 'From Config' }] } });
+      await s1.setPair('1NS', [{ name: 'Ann Lee', member: 'EBU-1234' }, { name: 'Bo Kim' }]);
+      await s1.setPair('1NS', [{ name: 'Ann Lee-Smith', member: 'EBU-1234' }, { name: 'Bo Kim' }]);
+      await new Players(store.db, 's2').setPair('2EW', [{ name: 'Bo Kim' }, { name: 'Cy Day' }]);
+      expect((await s1.list()).map((p) => [p.name, p.member])).toEqual([['Ann Lee-Smith', 'EBU-1234'], ['Bo Kim', undefined], ['Cy Day', undefined]]);
+      const again = new Players(store.db, 's1', { '3NS': { players: [{ name: 'From Config' }] }, '1NS': { players: [{ name: 'Replaced' }] } });
+      await again.load();
+      expect(again.pairs()).toEqual({ '3NS': { players: [{ name: 'From Config' }] }, '1NS': { players: [{ name: 'Ann Lee-Smith', member: 'EBU-1234' }, { name: 'Bo Kim' }] } });
+      await setPassword(store.db, PASSWORD);
+      expect(await verifyPassword(PASSWORD, (await storedPassword(store.db))!)).toBe(true);
+    } finally {
+      await store.close();
+      await db.drop();
+    }
+  });
 });
