@@ -106,6 +106,13 @@ describe('the director\'s console in Chromium', () => {
     await poll(() => page.locator('#findings .finding[data-state="open"]').count()).toBe(2);
     expect(await page.locator('#findings .finding[data-kind="renounce-in-error"] .law').textContent()).toBe('Dup. X.1');
     expect(await page.locator('#findings .finding[data-kind="renounce-in-error"]').getByRole('button', { name: 'The result stands' }).count()).toBe(1);
+    // Tray 1 in table 2's row (round 2) is marked, and its panel lists the board's findings.
+    const tray1 = page.locator('#grid tr[data-table="2"] td[data-round="2"] .tray-btn[data-board="1"]');
+    expect(await tray1.getAttribute('class')).toContain('finding');
+    await tray1.click();
+    await poll(() => page.locator('#tray-findings-list .finding').count()).toBe(2);
+    await page.locator('#tray-close').click();
+    await poll(() => page.locator('#tray-findings').isVisible()).toBe(false);
     await shot(page, 'desktop');
     // The director lets the result stand: the screen names the finding's law, and both findings turn ruled.
     await page.locator('#findings .finding[data-kind="renounce-in-error"]').getByRole('button', { name: 'The result stands' }).click();

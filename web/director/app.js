@@ -74,6 +74,7 @@ function trayButton(board, tableName) {
   if (tray?.fouled) { b.classList.add('fouled'); states.push('fouled'); }
   if (tray?.playedAt?.includes(tableName)) { b.classList.add('played'); states.push('played here'); }
   if (tray?.record) b.classList.add('recorded');
+  if (snap.findings?.some((f) => f.board === board && f.table === tableName && f.state === 'open')) { b.classList.add('finding'); states.push('a finding to rule'); }
   if (state.selected === board) b.setAttribute('aria-pressed', 'true');
   b.title = `board ${board}${states.length ? ` (${states.join(', ')})` : ''}`;
   b.addEventListener('click', () => selectBoard(board));

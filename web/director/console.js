@@ -291,7 +291,7 @@ async function refreshMe() {
   $('console').hidden = !me.signedIn || me.setup;
   document.dispatchEvent(new CustomEvent('tenace:me', { detail: me }));
   document.body.dataset.director = me.signedIn ? 'signed-in' : 'signed-out';
-  if (snap) drawFindings();
+  if (snap) { drawFindings(); drawTrayFindings(); }
 }
 
 // ------------------------------------------------------------------------------------------------------------------
@@ -326,6 +326,14 @@ function drawFindings() {
   $('findings').replaceChildren(...(list.length ? list.map(findingItem) : [el('li', 'none', 'none')]));
 }
 
+/** The findings of the board open in the tray panel, at every table that played it. */
+function drawTrayFindings() {
+  const panel = $('tray');
+  const list = (snap?.findings ?? []).filter((f) => String(f.board) === panel.dataset.board);
+  $('tray-findings').hidden = panel.hidden || list.length === 0;
+  $('tray-findings-list').replaceChildren(...list.map(findingItem));
+}
+
 // ------------------------------------------------------------------------------------------------------------------
 
 const ACTIONS = { 'adjust-score': () => adjustScore(), 'fouled-board': fouledBoard, 'late-play': latePlay, 'correct-tray': correctTray, 'advance-round': advanceRound, names: () => names() };
@@ -336,7 +344,9 @@ $('sheet-form').addEventListener('submit', (e) => e.preventDefault());
 document.addEventListener('tenace:snapshot', (e) => {
   snap = e.detail;
   drawFindings();
+  drawTrayFindings();
 });
+new MutationObserver(drawTrayFindings).observe($('tray'), { attributes: true, attributeFilter: ['data-board', 'hidden'] });
 
 fetch('info.json').then((r) => r.json()).then((info) => {
   me.setup = info.setup === true;
