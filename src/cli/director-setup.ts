@@ -44,10 +44,12 @@ export async function startSetup(file: string, db?: string): Promise<SetupRun | 
     auth: new ConsoleAuth({ db: store.db }), players: new Players(store.db, 'setup'), participants: () => [],
     decide: async () => ({ ok: false, error: 'session: none is running yet; finish the set-up and press Start' }), pairsChanged: async () => undefined,
   });
+  let port = 0;
   const web = await startDirectorWeb({
     host: c.http.host, port: c.http.port, allowedHosts: c.http.allowedHosts, snapshot: () => null, subscribe: () => () => undefined, setup: true,
-    console: setupApi({ console, db: store.db, base, dir: dirname(resolve(file)), club: c.club.id, onStart: (f) => done(f) }),
+    console: setupApi({ console, db: store.db, base, dir: dirname(resolve(file)), club: c.club.id, port: () => port, onStart: (f) => done(f) }),
   });
+  port = Number(new URL(web.url).port);
   const close = async () => { await web.close(); await store.close(); };
   return { url: web.url, close, started: started.then(async (f) => { await close(); return f; }) };
 }

@@ -36,7 +36,7 @@ export interface SetupChoice { session: string; variant: string; movement: Movem
  * The session's config: the club's config (`base`, its YAML text) with the session, game, movement, tables and
  * pairs of the set-up. Checked as any config is; the YAML to write, or the first problem naming the field.
  */
-export function sessionConfig(base: string, choice: unknown, baseDir: string): { ok: true; yaml: string; config: DirectorConfig } | { ok: false; error: string } {
+export function sessionConfig(base: string, choice: unknown, baseDir: string, port?: number): { ok: true; yaml: string; config: DirectorConfig } | { ok: false; error: string } {
   const c = (choice ?? {}) as Partial<SetupChoice>;
   const preview = previewSchedule(c.movement);
   if (!preview.ok) return preview;
@@ -53,6 +53,9 @@ export function sessionConfig(base: string, choice: unknown, baseDir: string): {
     pairs[pair] = { players: chk.players };
   }
   const raw = (parseDocument(base).toJS() ?? {}) as Record<string, unknown>;
+  // "Any free port" (0) for the set-up: the session keeps the port the page was opened on, where it reloads.
+  const http = (raw.http ?? {}) as { port?: number };
+  if (port !== undefined && http.port === 0) raw.http = { ...http, port };
   const m = c.movement!;
   const out = {
     ...raw, session: c.session, variant: c.variant,
@@ -74,6 +77,8 @@ export interface SetupApiOptions {
   base: string;
   dir: string;
   club: string;
+  /** The port the set-up page was opened on (once it listens). */
+  port?: () => number;
   /** Start was confirmed: the session config's path and the config. */
   onStart(file: string, config: DirectorConfig): void;
 }
@@ -107,7 +112,7 @@ export function setupApi(o: SetupApiOptions): ConsoleApi {
       }
       if (path === '/api/setup/start') {
         if (started) return reply(res, 409, { ok: false, error: 'start: the session is starting already; wait for the page to reload' });
-        const s = sessionConfig(o.base, body, o.dir);
+        const s = sessionConfig(o.base, body, o.dir, o.port?.());
         if (!s.ok) return reply(res, 400, s);
         const file = join(o.dir, `${s.config.session}.yaml`);
         writeFileSync(file, s.yaml);
