@@ -171,6 +171,9 @@ describe('the director\'s console', () => {
     const away = await read(proxied);
     expect(away).toEqual({ board: 1, playedAt: ['1'], released: false });
     expect((await read({ ...proxied, cookie: signedIn.cookie })).record?.hands).toMatch(/^N:/);
+    // The exports hold every tray's hands: refused to that reader, given to the signed-in director.
+    expect((await fetch(new URL('export/session.pbn', rig.url), { headers: proxied })).status).toBe(403);
+    expect((await fetch(new URL('export/session.pbn', rig.url), { headers: { ...proxied, cookie: signedIn.cookie } })).status).toBe(200);
     const names = ((await (await fetch(new URL('snapshot.json', rig.url), { headers: proxied })).json()) as DirectorSnapshot).pairs;
     expect(names?.['1NS']).toEqual({ players: [{ name: 'Ann Lee' }, { name: 'Bo Kim' }] });
   });

@@ -27,6 +27,8 @@ export interface ConsoleApi {
   view(req: IncomingMessage, s: DirectorSnapshot): DirectorSnapshot;
   /** The director's session this request carries, or null. */
   director(req: IncomingMessage): ConsoleSession | null;
+  /** Whether the request may read everything: the director's own computer, or the director signed in. */
+  trusted(req: IncomingMessage): boolean;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -54,6 +56,7 @@ export function consoleApi(o: ConsoleApiOptions): ConsoleApi {
   return {
     view: (req, s) => (local(req) || sessionOf(req) ? s : publicView(s)),
     director: sessionOf,
+    trusted: (req) => local(req) || sessionOf(req) !== null,
     async handle(req, res, path) {
       const write = req.method === 'POST';
       if (!write && req.method !== 'GET') return reply(res, 405, { ok: false, error: 'method: use GET to read and POST to act' });

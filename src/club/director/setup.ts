@@ -89,6 +89,7 @@ export function setupApi(o: SetupApiOptions): ConsoleApi {
   return {
     view: (req, s) => o.console.view(req, s),
     director: (req) => o.console.director(req),
+    trusted: (req) => o.console.trusted(req),
     async handle(req, res, path) {
       if (!path.startsWith('/api/setup')) return o.console.handle(req, res, path);
       if (path === '/api/setup' && req.method === 'GET') {

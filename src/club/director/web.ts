@@ -101,6 +101,8 @@ async function serve(req: IncomingMessage, res: ServerResponse, opts: DirectorWe
   if (path in DOWNLOADS) {
     const d = DOWNLOADS[path as keyof typeof DOWNLOADS];
     if (!opts.exports) return send(res, 404, 'text/plain; charset=utf-8', 'no exports: the director was started without a session to export');
+    // The exports hold every tray's hands: not for a reader away from the director's computer who has not signed in.
+    if (opts.console && !opts.console.trusted(req)) return send(res, 403, 'text/plain; charset=utf-8', 'exports: sign in as the director to download them');
     const body = opts.exports[d.kind]();
     const session = (opts.snapshot()?.session ?? 'session').replace(/[^\w.-]+/g, '_');
     return send(res, 200, d.type, body, { 'content-disposition': `attachment; filename="${session}.${path === '/export/travellers.csv' ? 'travellers.csv' : d.ext}"` });
