@@ -322,10 +322,11 @@ export interface DirectorFinding {
 }
 
 /**
- * The snapshot as retained on MQTT (`club/<session>/director`): no schedule or standings (each has its own topic) and
- * the progress of the rounds begun only, so that a championship's snapshot fits the broker's message size limit.
+ * The snapshot as retained on MQTT (`club/<session>/director`): no schedule or standings (each has its own topic), no
+ * findings (the page reads them over HTTP), and the progress of the rounds begun only, so that a championship's
+ * snapshot fits the broker's message size limit.
  */
-export type DirectorSnapshotMessage = Omit<DirectorSnapshot, 'schedule' | 'standings'>;
+export type DirectorSnapshotMessage = Omit<DirectorSnapshot, 'schedule' | 'standings' | 'findings'>;
 
 /** A finished session as the exports (PBN 2.1 with results, USEBIO 1.2, CSV travellers) read it. */
 export interface SessionExport {

@@ -1278,13 +1278,14 @@ export class DirectorService {
   }
 
   /**
-   * The snapshot as retained on MQTT: without the schedule and the standings, which have topics of their own, and with
-   * the progress of the rounds begun only. The page's copy (HTTP) is whole; this one must fit the broker's message
+   * The snapshot as retained on MQTT: without the schedule and the standings, which have topics of their own, nor the
+   * findings (a championship's run to hundreds; the page reads them over HTTP), and with the progress of the rounds
+   * begun only. The page's copy (HTTP) is whole; this one must fit the broker's message
    * size limit, where a 200-table Mitchell's schedule alone is 2.8 MB.
    */
   private snapshotJson(snap: DirectorSnapshot): string {
     const begun = Math.max(0, ...snap.tables.map((t) => t.round));
-    const { schedule: _schedule, standings: _standings, ...rest } = snap;
+    const { schedule: _schedule, standings: _standings, findings: _findings, ...rest } = snap;
     const message: DirectorSnapshotMessage = { ...rest, progress: snap.progress.filter((p) => p.round <= begun) };
     return JSON.stringify(message);
   }
