@@ -13,6 +13,8 @@ const USAGE = `usage: tenace director --config FILE [--db PATH] [--instance NAME
   --db PATH      a SQLite database file, instead of the config's store.url
   --instance NAME  this instance's name among several sharing the store (sets cluster.instance; implies cluster:)
   --check        check the config, print "ok: ..." and exit (0 valid, 78 invalid)
+  --setup        open the director page on the set-up screens (movement, tables, players), then run the session set up
+  --set-password set the password of the director's console in the store (asked twice, or the first line of stdin) and exit
   --schema       print the config's JSON Schema (config/club.schema.json) and exit
 `;
 
@@ -23,7 +25,7 @@ export async function directorCommand(argv: string[]): Promise<number> {
   const args = parseCommand('director', USAGE, {
     args: argv,
     options: {
-      config: { type: 'string', short: 'c' }, db: { type: 'string' }, instance: { type: 'string' }, check: { type: 'boolean' }, schema: { type: 'boolean' },
+      config: { type: 'string', short: 'c' }, db: { type: 'string' }, instance: { type: 'string' }, check: { type: 'boolean' }, schema: { type: 'boolean' }, 'set-password': { type: 'boolean' }, setup: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   }, STDIO);
@@ -32,10 +34,25 @@ export async function directorCommand(argv: string[]): Promise<number> {
     process.stdout.write(publishedDirectorSchemaText());
     return 0;
   }
-  const file = args.values.config;
+  let file = args.values.config;
   if (!file) {
     process.stderr.write(USAGE);
     return EX_USAGE;
+  }
+  if (args.values.setup) {
+    const setup = await (await import('./director-setup.js')).startSetup(file, args.values.db);
+    if ('error' in setup) {
+      process.stderr.write(`tenace director: ${setup.error}\n`);
+      return setup.code;
+    }
+    process.stdout.write(`set up the session on the director page: ${setup.url}\n`);
+    const stop = () => { void setup.close().then(() => process.exit(0)); };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    file = await setup.started;
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    process.stdout.write(`the session's config is ${file}; starting the director\n`);
   }
   const loaded = loadDirectorConfig(file);
   if (!loaded.ok) {
@@ -62,6 +79,7 @@ export async function directorCommand(argv: string[]): Promise<number> {
     process.stdout.write(`ok: club ${config.club.id} session ${config.session}, ${config.movement.name} on ${config.movement.tables} tables (${config.tables.join(', ')}), ${config.variant}, mqtt ${config.mqtt.url} under ${config.mqtt.baseTopic}/${config.club.id}/, store ${config.store.url.replace(/\/\/[^@/]*@/, '//')}${cl ? `, one of several instances (${cl.partitions} partitions, lease ${cl.leaseSeconds} s)` : ''}\n`);
     return 0;
   }
+  if (args.values['set-password']) return (await import('./director-password.js')).setPasswordCommand(config.store.url);
   const log = createLogger({ log: config.log, club: config.club });
   let password: string | undefined;
   try {

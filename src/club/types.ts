@@ -137,6 +137,8 @@ export interface RoundAssignment {
   turn?: TrayTurn;
   /** A trump suit declared for the sitting, no trump turned (Dup. IV.11): the original plays take it. */
   trump?: string;
+  /** The players' names by seat, as the director entered them for the pairs: the table terminal pre-fills them. */
+  names?: Partial<Record<Seat, string>>;
   variant: string;
   /** The table terminal's PIN for this session, made by the director (its console lists every table's). */
   pin?: string;
@@ -211,6 +213,8 @@ export type ScoreMethod = 'average' | 'matchpoints' | 'cross-imps' | 'butler';
 /** One pair's line in the standings. */
 export interface PairStanding {
   pair: string;
+  /** The pair's players' names, where the director has entered them. */
+  names?: string[];
   direction?: Direction;
   total: number;
   vsAverage?: number;
@@ -269,6 +273,8 @@ export interface DirectorTableView {
    * the claimer's side can take from the cards left with best play, once solved (absent while analysis is off).
    */
   claim?: { board: number; seat: Seat; claimed: number; left: number; canTake?: number };
+  /** A hand-scored table (no readers): the director's config says so. */
+  manual?: true;
 }
 
 /** A tray as the director sees it (private: holds the record). */
@@ -297,14 +303,44 @@ export interface DirectorSnapshot {
   trays: DirectorTrayView[];
   alerts: ClubAlert[];
   standings: ScoreReport | null;
+  /** The players of each pair, as the config gives them or the director entered them. */
+  pairs?: PairPlayers;
+  /** Every finding of the engine at every table, original plays and overplays, each open or ruled. */
+  findings?: DirectorFinding[];
   at: string;
 }
 
+/** The players of each pair by pair id ("1NS"), each with a name and, when known, a member number. */
+export type PairPlayers = Record<string, { players: { name: string; member?: string }[] }>;
+
+/** One finding of the engine (a renounce in error, a revoke, a lead out of turn, ...) as the director lists it. */
+export interface DirectorFinding {
+  /** `<table>:<seq of the deal>:<n>`: the same after a restart, which folds the same events again. */
+  id: string;
+  table: string;
+  board: number;
+  round?: number;
+  kind: string;
+  seat: Seat;
+  trick: number;
+  law: string;
+  card?: string;
+  message: string;
+  seq?: number;
+  /** The deal is still being played at the table. */
+  inPlay?: true;
+  /** open: the director has not yet decided anything on this board at this table; ruled: a decision names it. */
+  state: 'open' | 'ruled';
+  /** The decision that ruled it (adjust-score, fouled-board, ..., result-stands). */
+  ruling?: string;
+}
+
 /**
- * The snapshot as retained on MQTT (`club/<session>/director`): no schedule or standings (each has its own topic) and
- * the progress of the rounds begun only, so that a championship's snapshot fits the broker's message size limit.
+ * The snapshot as retained on MQTT (`club/<session>/director`): no schedule or standings (each has its own topic), no
+ * findings (the page reads them over HTTP), and the progress of the rounds begun only, so that a championship's
+ * snapshot fits the broker's message size limit.
  */
-export type DirectorSnapshotMessage = Omit<DirectorSnapshot, 'schedule' | 'standings'>;
+export type DirectorSnapshotMessage = Omit<DirectorSnapshot, 'schedule' | 'standings' | 'findings'>;
 
 /** A finished session as the exports (PBN 2.1 with results, USEBIO 1.2, CSV travellers) read it. */
 export interface SessionExport {
@@ -319,4 +355,6 @@ export interface SessionExport {
   report: ScoreReport;
   /** Optional player names by participant id. */
   names?: Record<string, string[]>;
+  /** Optional players by participant id, with their member numbers (the director's console). */
+  pairs?: PairPlayers;
 }

@@ -18,11 +18,11 @@ function claimLine(c) {
   if (c.canTake !== undefined) line.dataset.canTake = String(c.canTake);
   return line;
 }
-const $ = (id) => document.getElementById(id);
+export const $ = (id) => document.getElementById(id);
 
 const state = { snap: null, selected: null, rev: 0 };
 
-function el(tag, className, text) {
+export function el(tag, className, text) {
   const e = document.createElement(tag);
   if (className) e.className = className;
   if (text !== undefined && text !== null) e.textContent = String(text);
@@ -30,7 +30,7 @@ function el(tag, className, text) {
 }
 
 /** "H7" → "♥7" (T as 10), in a span coloured by suit. */
-function cardEl(card) {
+export function cardEl(card) {
   const c = String(card ?? '');
   const e = el('span', `card ${c[0] ?? ''}`, `${SUIT[c[0]] ?? c[0] ?? ''}${c[1] === 'T' ? '10' : c.slice(1)}`);
   e.dataset.card = c;
@@ -56,7 +56,7 @@ function handsOf(deal) {
 }
 
 /** A time from an ISO string as HH:MM:SS (the page shows the director's clock as the snapshot gives it). */
-function clock(at) {
+export function clock(at) {
   const m = /T(\d\d:\d\d:\d\d)/.exec(String(at ?? ''));
   return m ? m[1] : String(at ?? '');
 }
@@ -85,6 +85,7 @@ function trayButton(board, tableName) {
   if (tray?.fouled) { b.classList.add('fouled'); states.push('fouled'); }
   if (tray?.playedAt?.includes(tableName)) { b.classList.add('played'); states.push('played here'); }
   if (tray?.record) b.classList.add('recorded');
+  if (snap.findings?.some((f) => f.board === board && f.table === tableName && f.state === 'open')) { b.classList.add('finding'); states.push('a finding to rule'); }
   if (state.selected === board) b.setAttribute('aria-pressed', 'true');
   b.title = `board ${board}${states.length ? ` (${states.join(', ')})` : ''}`;
   b.addEventListener('click', () => selectBoard(board));
@@ -115,6 +116,7 @@ function drawGrid() {
     th.scope = 'row';
     const status = view?.status ?? 'unknown';
     th.append(el('span', 'table-name', `Table ${name}`), el('span', `dot ${status}`, STATUS[status] ?? status));
+    if (view?.manual) th.append(el('span', 'dot manual', 'hand-scored'));
     th.dataset.status = status;
     if (view?.board !== undefined) th.append(el('span', 'now', `board ${view.board}${view.trick ? `, trick ${view.trick}` : ''}`));
     if (view?.claim) th.append(claimLine(view.claim));
@@ -298,6 +300,8 @@ function drawStandings() {
     tr.dataset.pair = p.pair;
     const pair = el('td', 'pair', p.pair);
     if (p.direction) pair.append(el('small', 'dir', ` ${p.direction}`));
+    const names = state.snap.pairs?.[p.pair]?.players?.map((x) => x.name).join(' & ');
+    if (names) pair.append(el('span', 'names', names));
     const extra = hasVs ? (p.vsAverage !== undefined ? signed(p.vsAverage) : '') : hasPct && p.percent !== undefined ? `${p.percent.toFixed(2)}%` : '';
     tr.append(el('td', 'rank', p.rankLabel ?? String(p.rank)), pair, el('td', 'num total', String(p.total)), el('td', 'num extra', extra));
     return tr;
@@ -325,6 +329,7 @@ function render(snap) {
   drawAlerts();
   drawTray();
   drawStandings();
+  document.dispatchEvent(new CustomEvent('tenace:snapshot', { detail: snap }));
   // Set last: tests and the recorder wait for it.
   document.body.dataset.at = snap.at;
   document.body.dataset.rev = String(++state.rev);
@@ -340,8 +345,15 @@ function setLive(status, text) {
 $('tray-close').addEventListener('click', () => { state.selected = null; drawTray(); });
 
 fetch('info.json').then((r) => r.json()).then((info) => { $('downloads').hidden = !info.exports; }).catch(() => undefined);
-fetch('snapshot.json').then((r) => r.json()).then(render).catch(() => undefined);
-const events = new EventSource('events');
-events.addEventListener('snapshot', (e) => render(JSON.parse(e.data)));
-events.addEventListener('open', () => setLive('online', 'live'));
-events.addEventListener('error', () => setLive('offline', 'reconnecting…'));
+let events = null;
+/** The first snapshot, then the stream; again after signing in, when the director may see more than a spectator. */
+function follow() {
+  events?.close();
+  fetch('snapshot.json').then((r) => r.json()).then(render).catch(() => undefined);
+  events = new EventSource('events');
+  events.addEventListener('snapshot', (e) => render(JSON.parse(e.data)));
+  events.addEventListener('open', () => setLive('online', 'live'));
+  events.addEventListener('error', () => setLive('offline', 'reconnecting…'));
+}
+document.addEventListener('tenace:signed-in', () => { state.snap = null; follow(); });
+follow();

@@ -11,7 +11,7 @@ import type { LogLevel } from '../../config/schema.js';
 import { RESERVED_TABLE_NAMES } from '../../feed/topics.js';
 import { VARIANTS, variantNames } from '../../laws/variants.js';
 import { MOVEMENTS, movementByName } from '../movements/index.js';
-import type { Schedule, ScoreMethod } from '../types.js';
+import type { PairPlayers, Schedule, ScoreMethod } from '../types.js';
 
 /** When the director releases a tray's embargo (`club/<session>/released`). */
 export type DirectorEmbargo = 'tray-complete' | 'session-end';
@@ -35,10 +35,14 @@ export interface DirectorConfig {
   mqtt: { url: string; username?: string; password?: string; passwordFile?: string; clientId?: string; keepalive: number; baseTopic: string; protocolVersion: 4 | 5; maxMessageBytes: number };
   /** `sqlite:PATH` or `postgres://...`. */
   store: { url: string };
-  http: { enabled: boolean; host: string; port: number };
+  http: { enabled: boolean; host: string; port: number; allowedHosts?: string[] };
   scoring: { method?: ScoreMethod };
   embargo: DirectorEmbargo;
   log: { level: LogLevel };
+  /** Settings of single tables: `manual: true` for a hand-scored table (no hardware), shown on the director's page. */
+  tableOptions?: Record<string, { manual?: boolean }>;
+  /** The players of each pair (the console's entries take a pair's place). */
+  pairs?: PairPlayers;
   /** Present when this is one of several director instances sharing the store (docs/championship.md). */
   cluster?: { partitions: number; leaseSeconds: number; heartbeatSeconds: number; instance?: string };
 }
@@ -130,6 +134,10 @@ export const directorConfigSchema = {
         enabled: { type: 'boolean', default: true, fix: 'must be true or false' },
         host: { type: 'string', minLength: 1, default: '127.0.0.1', fix: 'must be the address the director page listens on, e.g. "127.0.0.1" or "0.0.0.0"' },
         port: { type: 'integer', minimum: 0, maximum: 65535, default: 8090, fix: 'must be a TCP port from 1 to 65535 (0: any free port)' },
+        allowedHosts: {
+          type: 'array', items: { type: 'string', pattern: '^[A-Za-z0-9.-]{1,253}$' },
+          fix: 'must list the host names the page is reached by through a reverse proxy, e.g. ["director.club.example"] (IP addresses, localhost and .local names need none)',
+        },
       },
     },
     scoring: {
@@ -156,6 +164,31 @@ export const directorConfigSchema = {
         instance: {
           type: 'string', pattern: TOPIC_ID,
           fix: `must name this instance, distinct among the instances (default <host>-<pid>); ${TOPIC_ID_FIX}`,
+        },
+      },
+    },
+    tableOptions: {
+      type: 'object', description: 'settings of single tables by table id, e.g. { "3": { manual: true } } for a table without hardware, scored by hand',
+      additionalProperties: {
+        type: 'object', additionalProperties: false,
+        properties: { manual: { type: 'boolean', fix: 'must be true for a hand-scored table (no readers), false or left out for a smart table' } },
+      },
+    },
+    pairs: {
+      type: 'object', description: 'the players of each pair by pair id, e.g. { "1NS": { players: [{ name: "Ann Lee", member: "12345" }, { name: "Bo Kim" }] } }; what the director enters on the console takes a pair\'s place',
+      additionalProperties: {
+        type: 'object', additionalProperties: false, required: ['players'],
+        properties: {
+          players: {
+            type: 'array', minItems: 1, maxItems: 4, fix: 'must list the pair\'s players, e.g. [{ name: "Ann Lee", member: "12345" }, { name: "Bo Kim" }]',
+            items: {
+              type: 'object', additionalProperties: false, required: ['name'],
+              properties: {
+                name: { type: 'string', minLength: 1, maxLength: 60, fix: 'must be the player\'s name, 1-60 characters' },
+                member: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9 ./-]{0,19}$', fix: 'must be a member number: letters, digits, ".", "/" or "-", at most 20 (quote it in YAML)' },
+              },
+            },
+          },
         },
       },
     },
@@ -317,6 +350,9 @@ function crossChecks(c: DirectorConfig, baseDir: string): ConfigError[] {
   c.handScored?.forEach((t, i) => {
     if (!ids.includes(t)) errors.push({ path: `handScored[${i}]`, message: `"${t}" is not one of the session's tables (${ids.join(', ')}); list the ids of tables without readers` });
   });
+  for (const t of Object.keys(c.tableOptions ?? {})) {
+    if (!ids.includes(t)) errors.push({ path: `tableOptions.${t}`, message: `names no table of this session; use one of ${ids.join(', ')}` });
+  }
   // "No trump is turned in Memory Duplicate; one suit being declared trumps for the entire sitting."
   if (c.trump === undefined && c.movement.name === 'memory-duplicate' && VARIANTS[c.variant]?.trump === 'turned') {
     errors.push({ path: 'trump', message: 'is required for memory-duplicate: "no trump is turned in Memory Duplicate; one suit being declared trumps for the entire sitting"; add trump: H (or S, D, C)' });

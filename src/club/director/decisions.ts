@@ -12,7 +12,7 @@ import type { TableResultParams } from './hand-scored.js';
 
 export type { TableResultParams };
 
-export const DECISIONS = ['adjust-score', 'fouled-board', 'late-play', 'correct-tray', 'advance-round', 'table-result'] as const;
+export const DECISIONS = ['adjust-score', 'fouled-board', 'late-play', 'correct-tray', 'advance-round', 'table-result', 'result-stands'] as const;
 export type DecisionName = (typeof DECISIONS)[number];
 
 export interface AdjustScoreParams { board: number; table: string; adjusted: NonNullable<Traveller['adjusted']>; reason?: string }
@@ -22,6 +22,8 @@ export interface LatePlayParams { board: number; table: string; reason?: string 
 export interface CorrectTrayParams { board: number; hands: string; dealer?: Seat; trumpCard?: string; reason: string }
 /** Advance one table (or, without `table`, every table) to its next round. */
 export interface AdvanceRoundParams { table?: string; reason?: string }
+/** The director has looked at the findings of a tray at a table and lets the result stand as the engine scored it. */
+export interface ResultStandsParams { board: number; table: string; reason?: string }
 
 export type Decision =
   | { name: 'adjust-score'; transaction: string | number; params: AdjustScoreParams }
@@ -29,7 +31,8 @@ export type Decision =
   | { name: 'late-play'; transaction: string | number; params: LatePlayParams }
   | { name: 'correct-tray'; transaction: string | number; params: CorrectTrayParams }
   | { name: 'advance-round'; transaction: string | number; params: AdvanceRoundParams }
-  | { name: 'table-result'; transaction: string | number; params: TableResultParams };
+  | { name: 'table-result'; transaction: string | number; params: TableResultParams }
+  | { name: 'result-stands'; transaction: string | number; params: ResultStandsParams };
 
 /** The answer to a decision, on `response/<cmd>` or to the page that took it. */
 export type DecisionResponse = { transaction: string | number | null; ok: boolean; error?: string } & Record<string, unknown>;
@@ -80,6 +83,7 @@ const SCHEMAS: Record<DecisionName, object> = {
       },
     },
   },
+  'result-stands': { type: 'object', additionalProperties: false, required: ['transaction', 'board', 'table'], properties: { transaction, board, table, reason } },
 };
 
 const FIX: Record<string, string> = {

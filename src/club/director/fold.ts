@@ -71,6 +71,13 @@ export class TableFold {
     return this.claimAt;
   }
 
+  /** The findings so far of the deal still in play (none once it is over: its completion carries them). */
+  live(): { board: number; fromSeq: number; findings: ReturnType<Table['findings']> } | null {
+    const deal = this.dealEvents[0] as DealEvent | undefined;
+    if (!deal || deal.board === undefined || isDealOver(this.table)) return null;
+    return { board: deal.board, fromSeq: deal.seq ?? 0, findings: this.table.findings() };
+  }
+
   /** The board in play and its trick number, for the director's grid. */
   inPlay(): { board?: number; trick?: number } {
     const deal = this.dealEvents[0] as DealEvent | undefined;

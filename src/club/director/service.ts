@@ -35,6 +35,9 @@ import { type Completion, type ScheduleIndex, TableFold, indexSchedule, travelle
 import { PartitionLeases, partitionOf } from './leases.js';
 import { closeClient } from '../../broker/close-client.js';
 import { DirectorStore, type StoreOps, type StoredDecision, type StoredResult } from './store.js';
+import { FindingsBook } from './findings.js';
+import { directorConsole } from './console-api.js';
+import { Players, exportNames, seatNames, withNames } from './players.js';
 
 /** The club functions the director calls (injected in tests, the real modules by default). */
 export interface ClubFunctions {
@@ -134,6 +137,9 @@ export class DirectorService {
   private readonly fouledBoards = new Map<number, string[][]>();
   private readonly latePlays = new Set<string>();
   private readonly assignments = new Map<string, RoundAssignment>();
+  private readonly findings = new FindingsBook();
+  /** The pairs' players (the console's names), once the store is open. */
+  players: Players | null = null;
   private released: number[] = [];
   private standings: ScoreReport | null = null;
   private standingsDirty = true;
@@ -187,7 +193,8 @@ export class DirectorService {
     this.store = opts.store ?? null;
     this.ownStore = !opts.store;
     this.owned = this.c.cluster ? new Set() : null;
-    this.handScored = new Set(this.c.handScored ?? []);
+    // Hand-scored: the config's handScored list, or a table the set-up marked manual (tableOptions).
+    this.handScored = new Set([...(this.c.handScored ?? []), ...Object.entries(this.c.tableOptions ?? {}).filter(([, o]) => o.manual).map(([t]) => t)]);
     if (this.c.tables.length !== this.schedule.tables) {
       throw new Error(`tables: lists ${this.c.tables.length} table ids but the schedule has ${this.schedule.tables} tables; give one id per table`);
     }
@@ -204,6 +211,8 @@ export class DirectorService {
   async start(): Promise<void> {
     if (!this.store) this.store = await DirectorStore.open(this.c.store.url);
     this.pinSecret = await this.store.metaValue('table-pin-secret', newPinSecret);
+    this.players = new Players(this.store.db, this.c.session, this.c.pairs);
+    await this.players.load();
     await this.rebuild();
     const cl = this.c.cluster;
     this.instance = cl ? (cl.instance ?? `${hostname()}-${process.pid}`) : '';
@@ -319,7 +328,7 @@ export class DirectorService {
     const report = this.standings ?? this.fns.scoreTravellers(travellers, this.c.scoring.method ? { method: this.c.scoring.method } : {});
     return {
       club: this.c.club.id, session: this.c.session, date: this.now().toISOString().slice(0, 10), variant: this.c.variant,
-      schedule: this.schedule, records: this.trayRecords(), travellers, report,
+      schedule: this.schedule, records: this.trayRecords(), travellers, report, ...exportNames(this.players?.pairs() ?? {}),
     };
   }
 
@@ -858,6 +867,7 @@ export class DirectorService {
     round ??= c.deal.round;
     const traveller = travellerOf(c, { tableNo: ts.no, index: this.index, assignment: this.assignments.get(ts.id), round, variant: this.c.variant });
     this.putResult(ts, { table: ts.id, traveller, fromSeq: c.fromSeq, toSeq: c.toSeq }, work);
+    this.findings.noteDeal(ts.id, c.board, traveller.round, c.fromSeq, c.result.findings);
     if (!ts.recorded.has(c.fromSeq)) {
       ts.recorded.add(c.fromSeq);
       this.checkRecord(ts, c, traveller.round, work);
@@ -1024,7 +1034,7 @@ export class DirectorService {
       schema: 1, type: 'tenace.assignment', session: this.c.session, movement: this.schedule.movement, round, table: ts.id,
       ...(entry?.ns !== undefined ? { ns: entry.ns } : {}), ...(entry?.ew !== undefined ? { ew: entry.ew } : {}),
       ...(entry?.players ? { players: entry.players } : {}), ...(entry?.turn ? { turn: entry.turn } : {}),
-      ...(this.c.trump ? { trump: this.c.trump } : {}),
+      ...(this.c.trump ? { trump: this.c.trump } : {}), ...seatNames(this.players?.pairs() ?? {}, entry?.ns, entry?.ew, entry?.turn),
       trays, tables: this.schedule.tables, variant: this.c.variant, pin: tablePin(this.pinSecret, this.c.session, ts.id), at: this.now().toISOString(),
     };
     this.assignments.set(ts.id, a);
@@ -1142,6 +1152,18 @@ export class DirectorService {
     return this.enqueue(async () => { out = await this.takeDecision(cmd, Buffer.from(payload)); }).then(() => out);
   }
 
+  /** The pairs' names changed: each table's assignment in force is given again, with the names. */
+  async renamePairs(): Promise<void> {
+    await this.enqueue(async () => {
+      const work = new Work();
+      for (const ts of this.followed()) if (this.assignments.has(ts.id)) this.assign(ts, this.assignments.get(ts.id)!.round, work);
+      this.standingsDirty = true;
+      await this.commit(async (tx) => { for (const w of work.writes) await w(tx); });
+      for (const p of work.publishes) p();
+      this.scheduleFlush();
+    });
+  }
+
   private async takeDecision(cmd: string, payload: Buffer): Promise<DecisionResponse> {
     const chk = checkDecision(cmd, payload);
     if (!chk.ok) return { transaction: chk.transaction, ok: false, error: chk.error };
@@ -1178,7 +1200,7 @@ export class DirectorService {
     if (p.board !== undefined && d.name !== 'correct-tray' && !this.index.boards().includes(p.board)) {
       return `board: ${p.board} is not a tray of this session; use one of ${this.index.boards().join(', ')}`;
     }
-    if ((d.name === 'adjust-score' || d.name === 'late-play') && !this.index.get(this.tables.get(p.table!)!.no, p.board!)) {
+    if ((d.name === 'adjust-score' || d.name === 'late-play' || d.name === 'result-stands') && !this.index.get(this.tables.get(p.table!)!.no, p.board!)) {
       return `board: table ${p.table} does not play tray ${p.board} in this schedule; its trays are ${this.index.boards().filter((b) => this.index.get(this.tables.get(p.table!)!.no, b)).join(', ')}`;
     }
     if (d.name === 'fouled-board') {
@@ -1219,6 +1241,7 @@ export class DirectorService {
     switch (d.name) {
       case 'adjust-score':
       case 'fouled-board':
+      case 'result-stands':
         return {};
       case 'table-result': {
         const ts = this.tables.get(d.params.table)!;
@@ -1293,7 +1316,7 @@ export class DirectorService {
       const travellers = this.travellers();
       if (travellers.length > 0) {
         try {
-          this.standings = this.fns.scoreTravellers(travellers, this.c.scoring.method ? { method: this.c.scoring.method } : {});
+          this.standings = withNames(this.fns.scoreTravellers(travellers, this.c.scoring.method ? { method: this.c.scoring.method } : {}), this.players?.pairs() ?? {});
           this.pubLatest(this.topics.standings, JSON.stringify(this.standings));
         } catch (err) {
           // Logged once per reason: the next change of the travellers tries again.
@@ -1336,13 +1359,14 @@ export class DirectorService {
   }
 
   /**
-   * The snapshot as retained on MQTT: without the schedule and the standings, which have topics of their own, and with
-   * the progress of the rounds begun only. The page's copy (HTTP) is whole; this one must fit the broker's message
+   * The snapshot as retained on MQTT: without the schedule and the standings, which have topics of their own, nor the
+   * findings (a championship's run to hundreds; the page reads them over HTTP), and with the progress of the rounds
+   * begun only. The page's copy (HTTP) is whole; this one must fit the broker's message
    * size limit, where a 200-table Mitchell's schedule alone is 2.8 MB.
    */
   private snapshotJson(snap: DirectorSnapshot): string {
     const begun = Math.max(0, ...snap.tables.map((t) => t.round));
-    const { schedule: _schedule, standings: _standings, ...rest } = snap;
+    const { schedule: _schedule, standings: _standings, findings: _findings, ...rest } = snap;
     const message: DirectorSnapshotMessage = { ...rest, progress: snap.progress.filter((p) => p.round <= begun) };
     return JSON.stringify(message);
   }
@@ -1358,7 +1382,7 @@ export class DirectorService {
     const tables: DirectorTableView[] = [...this.tables.values()].map((ts) => ({
       table: ts.id, status: ts.status, round: this.assignments.get(ts.id)?.round ?? 0, ...ts.fold.inPlay(),
       done: (done.get(ts.id) ?? []).sort((a, b) => a - b),
-      lastSeq: ts.fold.lastSeq,
+      lastSeq: ts.fold.lastSeq, ...(this.c.tableOptions?.[ts.id]?.manual ? { manual: true as const } : {}),
       ...claimView(ts.fold.lastClaim(), this.dd?.claims),
     }));
     const progress = this.schedule.rounds.flatMap((r) => r.tables.map((t) => {
@@ -1376,7 +1400,11 @@ export class DirectorService {
     return {
       schema: 1, type: 'tenace.director', club: this.c.club.id, session: this.c.session, variant: this.c.variant, schedule: this.schedule,
       round: rounds.length ? Math.min(...rounds) : 1, tables, progress, trays: trayViews, alerts: this.alerts.slice(-200),
-      standings: this.standings, at: this.now().toISOString(),
+      standings: this.standings, pairs: this.players?.pairs() ?? {}, at: this.now().toISOString(),
+      findings: this.findings.list(this.decisions.values(), this.followed().flatMap((ts) => {
+        const l = ts.fold.live();
+        return l ? [{ table: ts.id, round: this.assignments.get(ts.id)?.round, ...l }] : [];
+      })),
     };
   }
 
@@ -1391,9 +1419,10 @@ export class DirectorService {
       this.dd = { analyses, claims, close: () => solver.close() };
       const dd = (rec: TrayRecord, bridge: boolean) => analyses.get({ board: rec.board, hands: rec.hands, dealer: rec.dealer, vulnerable: rec.vulnerable, bridge });
       this.web = await startDirectorWeb({
-        host: this.c.http.host, port: this.c.http.port, snapshot: () => this.snapshot(), subscribe: (fn) => this.subscribe(fn),
+        host: this.c.http.host, port: this.c.http.port, allowedHosts: this.c.http.allowedHosts, snapshot: () => this.snapshot(), subscribe: (fn) => this.subscribe(fn),
         exports: sessionExports(() => this.sessionExport(), dd),
-        publicResults: () => publicResults(this.snapshot()),
+        console: directorConsole(this, this.store!.db),
+        publicResults: () => publicResults(this.snapshot(), (pair) => this.players?.pairs()[pair]?.players.map((p) => p.name).join(' & ') || undefined),
         ...(this.handScored.size > 0 ? { hand: { pins: () => this.tablePins(), view: (t: string) => this.handTable(t), decide: (cmd: string, p: string) => this.decide(cmd, p) } } : {}),
       });
       this.log.info({ url: this.web.url }, 'director page');

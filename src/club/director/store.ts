@@ -24,6 +24,8 @@ interface AssignmentsTable { session: string; table_id: string; round: number; j
 interface MetaTable { key: string; value: string }
 interface InstancesTable { session: string; instance: string; seen_ms: number | string }
 interface LeasesTable { session: string; part: number; holder: string | null; expires_ms: number | string; epoch: number }
+interface PlayersTable { id: string; name: string; member_number: string | null }
+interface PairPlayersTable { session: string; pair: string; position: number; player_id: string }
 
 /** The tables of the store, as Kysely sees them. */
 export interface DirectorDb {
@@ -37,6 +39,8 @@ export interface DirectorDb {
   meta: MetaTable;
   instances: InstancesTable;
   leases: LeasesTable;
+  players: PlayersTable;
+  pair_players: PairPlayersTable;
 }
 
 /** The migrations, oldest first. Append a new one; never edit one that has shipped. */
@@ -144,6 +148,23 @@ export const MIGRATIONS: Record<string, Migration> = {
         where round = (select max(round) from results q where q.session = r.session and q.board = r.board and q.table_id = r.table_id)`.execute(db);
       await db.schema.dropTable('results').execute();
       await db.schema.alterTable('results_one').renameTo('results').execute();
+    },
+  },
+  // The club's players list (grown as the director enters names) and who plays in each pair of a session: the
+  // director's console (src/club/director/players.ts). The console's password is a row of meta.
+  '0005-console-players': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.createTable('players')
+        .addColumn('id', 'text', (c) => c.primaryKey()).addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('member_number', 'text').execute();
+      await db.schema.createTable('pair_players')
+        .addColumn('session', 'text', (c) => c.notNull()).addColumn('pair', 'text', (c) => c.notNull())
+        .addColumn('position', 'integer', (c) => c.notNull()).addColumn('player_id', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('pair_players_pk', ['session', 'pair', 'position']).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('pair_players').execute();
+      await db.schema.dropTable('players').execute();
     },
   },
 };

@@ -12,6 +12,7 @@ import { type HandScoringApi, handScoringRoutes } from './hand-web.js';
 import type { PublicResults } from './public-results.js';
 import { RESULTS_CSS, renderResultsHtml } from './results-html.js';
 import { tarFolder } from '../exports/tar.js';
+import type { ConsoleApi } from './console-api.js';
 
 /** web/director/ beside src/ (and beside dist/ once built): the same three levels up from this file. */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'web', 'director');
@@ -47,6 +48,10 @@ export interface DirectorWebOptions {
   hand?: HandScoringApi;
   /** The public results (/results/, /results.json, /export/results.tar): no login, nothing of an unreleased tray. */
   publicResults?: () => PublicResults;
+  /** The director's console (login, decisions, names) on /api/...; without it the page is read-only. */
+  console?: ConsoleApi;
+  /** The page opens on the set-up screens (no session runs yet). */
+  setup?: boolean;
 }
 
 export interface DirectorWeb { url: string; server: Server; close(): Promise<void> }
@@ -90,7 +95,6 @@ export async function startDirectorWeb(opts: DirectorWebOptions): Promise<Direct
 
 async function serve(req: IncomingMessage, res: ServerResponse, opts: DirectorWebOptions, streams: Set<ServerResponse>, hand: ((req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>) | null): Promise<void> {
   if (hand && hostAllowed(hostName(req.headers.host), opts) && await hand(req, res, new URL(req.url ?? '/', 'http://x').pathname)) return;
-  if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain; charset=utf-8', 'GET only', { allow: 'GET, HEAD' });
   const host = hostName(req.headers.host);
   if (!hostAllowed(host, opts)) {
     return send(res, 403, 'text/plain; charset=utf-8', `director page: the host name ${JSON.stringify(host.slice(0, 80))} is not allowed; open the page by its IP address, or add the name to allowedHosts`);
@@ -99,12 +103,19 @@ async function serve(req: IncomingMessage, res: ServerResponse, opts: DirectorWe
   if (opts.publicResults && (path === '/results' || path.startsWith('/results/') || path === '/results.json' || path === '/export/results.tar')) {
     return publicRoute(res, path, opts.publicResults());
   }
-  if (path === '/snapshot.json') return send(res, 200, 'application/json', JSON.stringify(opts.snapshot()));
-  if (path === '/info.json') return send(res, 200, 'application/json', JSON.stringify({ exports: opts.exports !== undefined }));
+  if (opts.console && path.startsWith('/api/')) return opts.console.handle(req, res, path);
+  if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain; charset=utf-8', 'GET only', { allow: 'GET, HEAD' });
+  if (path === '/snapshot.json') {
+    const s = opts.snapshot();
+    return send(res, 200, 'application/json', JSON.stringify(s && opts.console ? opts.console.view(req, s) : s));
+  }
+  if (path === '/info.json') return send(res, 200, 'application/json', JSON.stringify({ exports: opts.exports !== undefined, ...(opts.console ? { console: true } : {}), ...(opts.setup ? { setup: true } : {}) }));
   if (path === '/events') return events(req, res, opts, streams);
   if (path in DOWNLOADS) {
     const d = DOWNLOADS[path as keyof typeof DOWNLOADS];
     if (!opts.exports) return send(res, 404, 'text/plain; charset=utf-8', 'no exports: the director was started without a session to export');
+    // The exports hold every tray's hands: not for a reader away from the director's computer who has not signed in.
+    if (opts.console && !opts.console.trusted(req)) return send(res, 403, 'text/plain; charset=utf-8', 'exports: sign in as the director to download them');
     const body = opts.exports[d.kind]();
     const session = (opts.snapshot()?.session ?? 'session').replace(/[^\w.-]+/g, '_');
     return send(res, 200, d.type, body, { 'content-disposition': `attachment; filename="${session}.${path === '/export/travellers.csv' ? 'travellers.csv' : d.ext}"` });
@@ -164,7 +175,7 @@ function events(req: IncomingMessage, res: ServerResponse, opts: DirectorWebOpti
   // The browser reconnects after 2 s when the stream drops; the first event then brings it up to date.
   res.write('retry: 2000\n\n');
   // JSON.stringify writes no raw line breaks, so one data line holds the whole snapshot.
-  const push = (s: DirectorSnapshot): void => { res.write(`event: snapshot\ndata: ${JSON.stringify(s)}\n\n`); };
+  const push = (s: DirectorSnapshot): void => { res.write(`event: snapshot\ndata: ${JSON.stringify(opts.console ? opts.console.view(req, s) : s)}\n\n`); };
   const first = opts.snapshot();
   if (first) push(first);
   const unsubscribe = opts.subscribe(push);

@@ -173,7 +173,9 @@ export function exportUsebio(s: SessionExport, opts: { program?: string; version
     }
     x.el('BOARDS_PLAYED', lines.filter((l) => l.ns === id || l.ew === id).length);
     const names = s.names?.[id] ?? [];
-    for (const name of names.length > 0 ? names : [`pair ${id}`]) x.open('PLAYER').el('PLAYER_NAME', name).close('PLAYER');
+    // The member number the director entered with the name: USEBIO's NATIONAL_ID_NUMBER (the EBU or SBU number).
+    const members = s.pairs?.[id]?.players.map((p) => p.member);
+    (names.length > 0 ? names : [`pair ${id}`]).forEach((name, i) => x.open('PLAYER').el('PLAYER_NAME', name).el('NATIONAL_ID_NUMBER', members?.[i]).close('PLAYER'));
     x.close('PAIR');
   }
   x.close('PARTICIPANTS');
