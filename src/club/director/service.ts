@@ -17,6 +17,7 @@ import type { Logger } from 'pino';
 import { type TableEvent, validateTableEvent } from '../../formats/table-log.js';
 import { sessionTopics, tableTopics, type SessionTopics } from '../../feed/topics.js';
 import { scoreTravellers as realScoreTravellers } from '../scoring/index.js';
+import { compareIds } from '../scoring/collate.js';
 import * as trays from '../trays/index.js';
 import { movementByName } from '../movements/index.js';
 import { sessionExports } from '../exports/index.js';
@@ -276,7 +277,7 @@ export class DirectorService {
       const u = this.uncommitted.get(key);
       return u ? (u.before ? [u.before] : []) : [r];
     });
-    for (const r of committed.sort((a, b) => a.traveller.board - b.traveller.board || String(a.traveller.table).localeCompare(String(b.traveller.table), undefined, { numeric: true }) || (a.traveller.round ?? 0) - (b.traveller.round ?? 0))) {
+    for (const r of committed.sort((a, b) => a.traveller.board - b.traveller.board || compareIds(String(a.traveller.table), String(b.traveller.table)) || (a.traveller.round ?? 0) - (b.traveller.round ?? 0))) {
       const t: DirectorTraveller = { ...r.traveller };
       // An adjustment names a tray and a table: where the table played the tray in two rounds it applies to both.
       const key = `${t.board}:${r.table}`;

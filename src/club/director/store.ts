@@ -5,9 +5,7 @@
 // redelivery inserts nothing. What the director derives from them (travellers, tray records, alerts) is stored in the
 // same transaction as the event that produced it, keyed so that deriving it again after a restart changes nothing.
 import { randomUUID } from 'node:crypto';
-import Database from 'better-sqlite3';
 import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
-import pg from 'pg';
 import type { TableEvent } from '../../formats/table-log.js';
 import type { ClubAlert, RoundAssignment, Traveller, TrayRecord } from '../types.js';
 
@@ -349,6 +347,8 @@ export class DirectorStore extends StoreOps {
     let store: DirectorStore;
     if (url.startsWith('sqlite:')) {
       const path = url.slice('sqlite:'.length);
+      // Only the driver in use is loaded: pg is 13 MB of heap a SQLite director never needs, and the other way round.
+      const { default: Database } = await import('better-sqlite3');
       const sqlite = new Database(path);
       // WAL: readers do not block the writer. synchronous=FULL: a commit is on disk (the WAL fsynced) before it
       // returns, so the PUBACK that follows it can never acknowledge an event a power cut then loses. NORMAL would
@@ -359,6 +359,7 @@ export class DirectorStore extends StoreOps {
       sqlite.pragma('busy_timeout = 5000');
       store = new DirectorStore(new Kysely<DirectorDb>({ dialect: new SqliteDialect({ database: sqlite }) }), 'sqlite', path);
     } else if (/^postgres(ql)?:\/\//.test(url)) {
+      const { default: pg } = await import('pg');
       const pool = new pg.Pool({ connectionString: url, max: 4 });
       // A restart of PostgreSQL ends the idle connections with an 'error' event, which would kill the process if no
       // one listened: the next query opens a new connection, or fails and the director waits for the database.
