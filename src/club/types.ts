@@ -151,7 +151,12 @@ export interface TrayMove { card: string; from: Seat; to: Seat }
 export interface ClubAlert {
   schema: 1;
   type: 'tenace.alert';
-  kind: 'wrong-tray' | 'fouled-tray' | 'missing-result' | 'late-play';
+  /**
+   * The director's intake (src/club/director/intake.ts) adds `refused-message` (a table's messages refused, once per
+   * burst), `reused-seq` (an event number sent again with other content) and `unknown-board` (a deal of a board not
+   * in the movement).
+   */
+  kind: 'wrong-tray' | 'fouled-tray' | 'missing-result' | 'late-play' | 'refused-message' | 'reused-seq' | 'unknown-board';
   session: string;
   table: string;
   board?: number;

@@ -225,6 +225,14 @@ export class StoreOps {
     return rows.map((r) => ({ table: r.table_id, seq: num(r.seq), event: JSON.parse(r.json) as TableEvent }));
   }
 
+  /** The stored events of one table at the given seqs, by seq (to tell a redelivery from a reused seq). */
+  async eventsAt(session: string, table: string, seqs: number[]): Promise<Map<number, TableEvent>> {
+    if (seqs.length === 0) return new Map();
+    const rows = await this.q.selectFrom('events').select(['seq', 'json']).where('session', '=', session).where('table_id', '=', table)
+      .where('seq', 'in', seqs).execute();
+    return new Map(rows.map((r) => [num(r.seq), JSON.parse(r.json) as TableEvent]));
+  }
+
   /** First seq per table, where known. */
   async firstSeqs(session: string): Promise<Map<string, number>> {
     const rows = await this.q.selectFrom('table_state').select(['table_id', 'first_seq']).where('session', '=', session).execute();
