@@ -30,7 +30,7 @@ import { type Completion, type ScheduleIndex, TableFold, indexSchedule, travelle
 import { PartitionLeases, partitionOf } from './leases.js';
 import { GAP_WINDOW, INTAKE_LIMITS, IntakeGuard, MAX_PACKET_BYTES, REQUEST_LIMIT, type Refusal, isSeq, kindOf, sameJson, unknownBoardAlert } from './intake.js';
 import { closeClient } from '../../broker/close-client.js';
-import { DirectorStore, type StoreOps, type StoredDecision, type StoredResult } from './store.js';
+import { DirectorStore, type StoreOps, type StoredDecision, type StoredResult, storeFault } from './store.js';
 
 /** The club functions the director calls (injected in tests, the real modules by default). */
 export interface ClubFunctions {
@@ -69,6 +69,8 @@ export interface DirectorServiceOptions {
   onFatal?: (err: Error) => void;
   /** How long a request/events waits for its answer before it may be asked again (ms, default 3000). */
   requestRetryMs?: number;
+  /** The longest wait between two tries of a store that is full or read-only (ms, default 30000). */
+  storeRetryMaxMs?: number;
 }
 
 interface TableState {
@@ -157,6 +159,8 @@ export class DirectorService {
   private readonly intake: IntakeGuard;
   private stopped = false;
   private failed = false;
+  /** Ends the wait before the store is tried again (stop). */
+  private wakeRetry: (() => void) | null = null;
   /** Cluster mode: the leases, the tables followed (those of the partitions held), the store's changes read back. */
   private leases: PartitionLeases | null = null;
   private readonly owned: Set<string> | null;
@@ -251,6 +255,7 @@ export class DirectorService {
     if (this.retryTimer) clearInterval(this.retryTimer);
     if (this.flushTimer) clearTimeout(this.flushTimer);
     if (this.snapTimer) clearTimeout(this.snapTimer);
+    this.wakeRetry?.();
     await this.chain.catch(() => undefined);
     if (this.client) await closeClient(this.client).catch(() => undefined);
     if (this.web) await this.web.close().catch((err: unknown) => this.log.warn({ err }, 'director page did not close cleanly'));
@@ -692,7 +697,7 @@ export class DirectorService {
       for (const e of fresh) await tx.insertEvent(this.c.session, ts.id, e.seq!, e, at);
       if (setFirst) await tx.setFirstSeq(this.c.session, ts.id, firstSeq);
       for (const w of work.writes) await w(tx);
-    });
+    }, fresh.length);
     for (const p of work.publishes) p();
     this.scheduleFlush();
     this.checkGap(ts);
@@ -738,13 +743,37 @@ export class DirectorService {
     this.raise(`unknown-board:${ts.id}:${e.seq}`, a, work);
   }
 
-  private async commit(fn: (tx: StoreOps) => Promise<void>): Promise<void> {
-    try {
-      await this.store!.transaction(fn);
-    } catch (err) {
-      // The in-memory state now runs ahead of the store: stop acknowledging; a restart rebuilds from the store.
-      this.fail(err as Error);
-      throw new StoreFailure((err as Error).message);
+  /**
+   * Commit a message's writes. A fault the operator can fix (a full disk, a read-only file) is waited out here: the
+   * message is not acknowledged meanwhile, so the broker keeps it and all after it; said in one line, tried again
+   * with back-off, and said again once written. Any other failure stops the service (a restart rebuilds).
+   */
+  private async commit(fn: (tx: StoreOps) => Promise<void>, events = 0): Promise<void> {
+    const started = performance.now();
+    for (let wait = STORE_RETRY_MS; ; wait = Math.min(2 * wait, this.opts.storeRetryMaxMs ?? 30_000)) {
+      try {
+        await this.store!.transaction(fn);
+        if (wait > STORE_RETRY_MS) this.log.warn({ store: this.store!.where, seconds: Math.round((performance.now() - started) / 1000) }, 'director: the store takes writes again; acknowledging again');
+        return;
+      } catch (err) {
+        // Stopped while waiting: the message stays unacknowledged, for the next start.
+        if (this.stopped) throw new StoreFailure((err as Error).message);
+        const fault = storeFault(err);
+        if (fault === null) {
+          // The in-memory state now runs ahead of the store: stop acknowledging; a restart rebuilds from the store.
+          this.fail(err as Error);
+          throw new StoreFailure((err as Error).message);
+        }
+        if (wait === STORE_RETRY_MS) {
+          this.log.error({ store: this.store!.where, err: (err as Error).message, waiting: events },
+            `director: cannot write the store ${this.store!.where}: ${fault}; ${events} event${events === 1 ? '' : 's'} wait, not acknowledged (the broker keeps the rest); trying again with back-off`);
+        }
+        await new Promise<void>((r) => {
+          const t = setTimeout(r, wait);
+          this.wakeRetry = () => { clearTimeout(t); r(); };
+        });
+        this.wakeRetry = null;
+      }
     }
   }
 
@@ -1400,6 +1429,9 @@ function resultKey(r: { table: string; traveller: Traveller }): string {
  * and the snapshot (schedule, records, alerts) is the largest message the director sends.
  */
 const FLUSH_MS = 100;
+
+/** The first wait before a full or read-only store is tried again (ms); it doubles up to storeRetryMaxMs. */
+const STORE_RETRY_MS = 250;
 
 /** How often a cluster instance reads back what the others stored (ms): the standings lag the cards by about this. */
 const SYNC_MS = 250;

@@ -163,6 +163,20 @@ export interface StoredDecision { transaction: string; cmd: string; digest: stri
 
 const num = (v: unknown): number => Number(v);
 
+/**
+ * A store fault that passes once the operator acts (a disk full, a file or file system read-only, an I/O error, a
+ * busy database), in words; null for any other error. The director waits such a fault out without acknowledging.
+ */
+export function storeFault(err: unknown): string | null {
+  const code = String((err as { code?: unknown } | null)?.code ?? '');
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === '53100') return 'the disk is full';
+  if (code.startsWith('SQLITE_READONLY') || code === 'EROFS' || code === '25006') return 'it is read-only';
+  if (code.startsWith('SQLITE_IOERR') || code === 'EIO' || code === '58030') return 'the disk gave an I/O error';
+  if (code === 'SQLITE_CANTOPEN') return 'its files cannot be opened';
+  if (code.startsWith('SQLITE_BUSY') || code === 'SQLITE_LOCKED') return 'another process holds it locked';
+  return null;
+}
+
 /** The queries, on the database or inside a transaction. */
 export class StoreOps {
   constructor(protected readonly q: Kysely<DirectorDb> | Transaction<DirectorDb>) {}
@@ -406,7 +420,17 @@ export class DirectorStore extends StoreOps {
 
   /** Run `fn` in one transaction: everything it writes is committed together, or nothing is. */
   async transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => fn(new StoreOps(trx)));
+    const trx = await this.db.startTransaction().execute();
+    try {
+      const out = await fn(new StoreOps(trx));
+      await trx.commit().execute();
+      return out;
+    } catch (err) {
+      // SQLite rolls back by itself on a full disk or an I/O error, and then ROLLBACK fails ("cannot rollback - no
+      // transaction is active"): that must not hide the cause, which says what to fix.
+      await trx.rollback().execute().catch(() => undefined);
+      throw err;
+    }
   }
 
   /** This database's id, made at its first use: the same after every restart, another for another database. */
