@@ -191,7 +191,7 @@ hardware:
     expect(errs.map((e) => e.path)).toEqual(['club.id', 'log.level', 'http.port']);
     for (const e of errs) expect(e.message).toMatch(/^(must|is) /);
     expect(formatConfigErrors(errs, 'tenace.yaml')).toBe(
-      'tenace.yaml:1: club.id: must be the club\'s short id, e.g. "ely"; use 1-32 letters, digits or "_" (no "-": the tables' broker accounts are "table-<club>-<table>"; write "bath_north", not "bath-north") (got "a b")\n' +
+      'tenace.yaml:1: club.id: must be the club\'s short id, e.g. "ely"; use 1-32 letters, digits or "_" (no "-": the tables\' broker accounts are "table-<club>-<table>"; write "bath_north", not "bath-north") (got "a b")\n' +
       'tenace.yaml:3: log.level: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")\n' +
       'tenace.yaml:4: http.port: must be a TCP port from 0 to 65535 (0 picks a free one) (got -1)\n');
   });
