@@ -45,8 +45,9 @@ ROLE="$1"; shift
 die() { echo "add-user.sh: $1" >&2; exit "${2:-65}"; }
 
 # Club ids have no hyphen, so "table-CLUB-TABLE" names exactly one table: (a-b, c) and (a, b-c) cannot collide.
-check_club()  { [[ "$1" =~ ^[A-Za-z0-9_]{1,32}$ ]] || die "club \"$1\": use 1-32 letters, digits or _ (no hyphen: it separates club and table in the username)"; }
-check_table() { [[ "$1" =~ ^[A-Za-z0-9_-]{1,32}$ ]] && [ "$1" != trays ] && [ "$1" != club ] || die "table \"$1\": use 1-32 letters, digits, _ or - (not \"trays\" or \"club\", which hold the tray records and the session topics)"; }
+# The same two rules as the configs (src/config/ids.ts; test/config/ids.test.ts keeps them in step).
+check_club()  { [[ "$1" =~ ^[A-Za-z0-9][A-Za-z0-9_]{0,31}$ ]] || die "club \"$1\": use 1-32 letters, digits or _, starting with a letter or digit (no hyphen: it separates club and table in the username; write \"bath_north\", not \"bath-north\")"; }
+check_table() { [[ "$1" =~ ^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$ ]] && [ "$1" != trays ] && [ "$1" != club ] || die "table \"$1\": use 1-32 letters, digits, _ or -, starting with a letter or digit (not \"trays\" or \"club\", which hold the tray records and the session topics)"; }
 check_user()  { [[ "$1" =~ ^[A-Za-z0-9_.-]{1,64}$ ]] || die "user \"$1\": use 1-64 letters, digits, _ . or -"; }
 
 read_password() {

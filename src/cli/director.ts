@@ -1,5 +1,6 @@
 // `tenace director --config club.yaml [--db PATH]`: the director service (docs/club.md). Exit 78 for a bad config,
-// 1 when it cannot start (the store, the schedule); otherwise it runs until SIGTERM/SIGINT and stops cleanly.
+// 1 when it cannot start (the store, the schedule); otherwise it runs until SIGTERM/SIGINT and stops cleanly: a store
+// that fails later never makes it exit (src/club/director/README.md, "Persist before acknowledging").
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { formatConfigErrors } from '../config/load.js';
@@ -104,9 +105,13 @@ export async function directorCommand(argv: string[]): Promise<number> {
   });
   // The first start must succeed (a wrong store URL is the operator's to fix). After that, a failed store (PostgreSQL
   // restarted, a disk gone) restarts the service in this process once the store answers again: nothing was
-  // acknowledged that was not committed, so the broker gives the rest again and the tables fill any gap.
+  // acknowledged that was not committed, so the broker gives the rest again and the tables fill any gap. (A full disk
+  // or a read-only file is waited out inside the service, without a restart.) The waits double from 1 s to 30 s, and
+  // a store that stays down is said once, not at every try.
   let first = true;
   let restarts = 0;
+  let down = 0;
+  const backoff = () => Math.min(30_000, 1000 * 2 ** Math.min(down++, 5));
   while (!signalled) {
     let fatal: Error | null = null;
     const failed = new Promise<void>((r) => { wake = r; });
@@ -120,18 +125,22 @@ export async function directorCommand(argv: string[]): Promise<number> {
         process.stderr.write(`tenace director: cannot start: ${(e as Error).message}\n`);
         return 1;
       }
-      log.warn({ err: (e as Error).message }, 'director: the store is not back yet; trying again in 1 s');
-      await sleep(1000);
+      if (down === 0) log.warn({ err: (e as Error).message }, 'director: the store is not back yet; trying again with back-off');
+      await sleep(backoff());
       continue;
     }
     if (first) log.info({ session: config.session, store: config.store.url.replace(/\/\/[^@/]*@/, '//'), tables: config.tables, instance: service.instance || undefined }, 'director running');
     else log.info({ restarts }, 'director: running again after the store failed');
     first = false;
+    const upSince = Date.now();
     if (!signalled) await failed;
+    // A service that failed at once (the store takes reads but not writes) backs off further; one that ran a while
+    // starts again from the shortest wait.
+    if (Date.now() - upSince > 60_000) down = 0;
     await service.stop().catch((e: unknown) => log.warn({ err: (e as Error).message }, 'director: did not stop cleanly'));
     if (fatal === null || signalled) break;
     restarts++;
-    await sleep(1000);
+    await sleep(backoff());
   }
   return 0;
 }

@@ -155,8 +155,12 @@ export interface TrayMove { card: string; from: Seat; to: Seat }
 export interface ClubAlert {
   schema: 1;
   type: 'tenace.alert';
-  /** `director-call`: a player called the director from the table terminal, with the reason he picked. */
-  kind: 'wrong-tray' | 'fouled-tray' | 'missing-result' | 'late-play' | 'director-call';
+  /**
+   * The director's intake (src/club/director/intake.ts) adds `refused-message` (a table's messages refused, once per
+   * burst), `reused-seq` (an event number sent again with other content) and `unknown-board` (a deal of a board not
+   * in the movement). `director-call`: a player called the director from the table terminal, with the reason.
+   */
+  kind: 'wrong-tray' | 'fouled-tray' | 'missing-result' | 'late-play' | 'refused-message' | 'reused-seq' | 'unknown-board' | 'director-call';
   session: string;
   table: string;
   board?: number;

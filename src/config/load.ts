@@ -8,6 +8,7 @@ import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
 import { LineCounter, isMap, isNode, isScalar, parseDocument, type Document } from 'yaml';
 import { deviceProblem } from './devices.js';
 import { applyEnvOverrides } from './env.js';
+import { RESERVED_TABLE_NAMES } from '../feed/topics.js';
 import { rulesFor } from '../laws/score/index.js';
 import { variantNames } from '../laws/variants.js';
 import { PATH_FIELDS, configSchema, type TenaceConfig } from './schema.js';
@@ -374,6 +375,12 @@ function crossChecks(data: Record<string, unknown>, warnings: ConfigError[]): Co
     if (mqtt.cert !== undefined && mqtt.key === undefined) errors.push({ path: 'mqtt.key', message: 'is required when mqtt.cert is set: give the client certificate\'s private key' });
     if (mqtt.key !== undefined && mqtt.cert === undefined) errors.push({ path: 'mqtt.cert', message: 'is required when mqtt.key is set: give the client certificate' });
     if (mqtt.rejectUnauthorized === false) warnings.push({ path: 'mqtt.rejectUnauthorized', message: 'is false: any broker certificate is accepted, so use it only in a lab' });
+  }
+
+  // The same reserved names as the director's tables (src/club/director/config.ts): one rule for table ids.
+  const tableId = obj(data.table)?.id;
+  if (typeof tableId === 'string' && RESERVED_TABLE_NAMES.has(tableId)) {
+    errors.push({ path: 'table.id', message: `"${tableId}" is reserved for the club's own topics; choose another table id` });
   }
 
   errors.push(...scoreChecks(data.variant, obj(data.score)));

@@ -6,6 +6,7 @@
 // registered with ajv as an annotation keyword, so it never affects validation.
 import type { ScoreOptions } from '../laws/score/index.js';
 import { variantNames } from '../laws/variants.js';
+import { CLUB_ID, CLUB_ID_FIX, TABLE_ID, TABLE_ID_FIX } from './ids.js';
 
 export type SeatName = 'N' | 'E' | 'S' | 'W';
 export type FsyncMode = 'always' | 'group';
@@ -89,7 +90,7 @@ export const configSchema = {
       required: ['id'],
       description: 'the club this table belongs to',
       properties: {
-        id: { type: 'string', pattern: TOPIC_ID, fix: `must be the club's short id, e.g. "ely"; ${TOPIC_ID_FIX}` },
+        id: { type: 'string', pattern: CLUB_ID, fix: `must be the club's short id, e.g. "ely"; ${CLUB_ID_FIX}` },
         // No defaults here (absent means true), so a config without a club session reads back as it was written.
         trays: {
           type: 'boolean',
@@ -109,7 +110,7 @@ export const configSchema = {
       required: ['id'],
       description: 'this table',
       properties: {
-        id: { type: 'string', pattern: TOPIC_ID, fix: `must be the table's id within the club, e.g. "7"; ${TOPIC_ID_FIX}` },
+        id: { type: 'string', pattern: TABLE_ID, fix: `must be the table's id within the club, e.g. "7"; ${TABLE_ID_FIX}` },
       },
     },
     session: {

@@ -43,7 +43,7 @@ describe('the director config', () => {
     expect(errorsOf('club: { id: ely }\nsession: s\nmovement: { schedule: schedule.json }\nstore: { url: "mysql://x" }\n')).toEqual([expect.stringMatching(/^store.url: must be "sqlite:PATH" .* or "postgres:\/\/user@host:5432\/database" \(got "mysql:\/\/x"\)/)]);
     expect(errorsOf('club: { id: ely }\nsession: s\nmovement: { schedule: schedule.json }\nstroe: { url: x }\n')).toEqual(['stroe: is not a known setting: did you mean "store"?']);
     expect(errorsOf('club: { id: ely }\nsession: s\nmovement: { schedule: schedule.json }\nscoring: { method: imps }\n')).toEqual([expect.stringMatching(/^scoring.method: must be one of average, matchpoints, cross-imps, butler/)]);
-    expect(errorsOf('club: { id: "a/b" }\nsession: s\nmovement: { schedule: schedule.json }\n')).toEqual([expect.stringMatching(/^club.id: must be the club's short id.*MQTT topic level/)]);
+    expect(errorsOf('club: { id: "a/b" }\nsession: s\nmovement: { schedule: schedule.json }\n')).toEqual([expect.stringMatching(/^club.id: must be the club's short id.*use 1-32 letters, digits or "_"/)]);
   });
 
   it('cluster: the defaults of one of several instances, and a heartbeat slower than half the lease refused', () => {

@@ -111,7 +111,7 @@ describe('errors name the path and say the fix', () => {
 
   it('a value out of range or of the wrong form', () => {
     const r = parseConfig(`club: { id: "ely/north" }\ntable: { id: "7" }\nhttp: { port: 70000 }\nmqtt: { url: "http://broker", baseTopic: "tenace/" }\nhardware: { bridges: [ { id: b, port: /dev/x, readers: [ { reader: 8, seat: N } ] } ] }\n`);
-    expect(errorAt(r, 'club.id').message).toMatch(/it becomes an MQTT topic level/);
+    expect(errorAt(r, 'club.id').message).toMatch(/use 1-32 letters, digits or "_"/);
     expect(errorAt(r, 'http.port').message).toBe('must be a TCP port from 0 to 65535 (0 picks a free one) (got 70000)');
     expect(errorAt(r, 'mqtt.url').message).toMatch(/must be a broker URL such as "mqtt:\/\/127\.0\.0\.1:1883"/);
     expect(errorAt(r, 'mqtt.baseTopic').message).toMatch(/without .* a leading or trailing "\/"/);
@@ -192,7 +192,7 @@ hardware:
     expect(errs.map((e) => e.path)).toEqual(['club.id', 'log.level', 'http.port']);
     for (const e of errs) expect(e.message).toMatch(/^(must|is) /);
     expect(formatConfigErrors(errs, 'tenace.yaml')).toBe(
-      'tenace.yaml:1: club.id: must be the club\'s short id, e.g. "ely"; use 1-64 letters, digits, "-", "_" or "." (it becomes an MQTT topic level) (got "a b")\n' +
+      'tenace.yaml:1: club.id: must be the club\'s short id, e.g. "ely"; use 1-32 letters, digits or "_" (no "-": the tables\' broker accounts are "table-<club>-<table>"; write "bath_north", not "bath-north") (got "a b")\n' +
       'tenace.yaml:3: log.level: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")\n' +
       'tenace.yaml:4: http.port: must be a TCP port from 0 to 65535 (0 picks a free one) (got -1)\n');
   });

@@ -6,6 +6,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { parseDocument } from 'yaml';
 import { closest } from '../../config/suggest.js';
+import { CLUB_ID, CLUB_ID_FIX, TABLE_ID, TABLE_ID_FIX } from '../../config/ids.js';
 import type { ConfigError } from '../../config/load.js';
 import type { LogLevel } from '../../config/schema.js';
 import { RESERVED_TABLE_NAMES } from '../../feed/topics.js';
@@ -58,7 +59,7 @@ export const directorConfigSchema = {
   properties: {
     club: {
       type: 'object', additionalProperties: false, required: ['id'], description: 'the club',
-      properties: { id: { type: 'string', pattern: TOPIC_ID, fix: `must be the club's short id, e.g. "ely"; ${TOPIC_ID_FIX}` } },
+      properties: { id: { type: 'string', pattern: CLUB_ID, fix: `must be the club's short id, e.g. "ely"; ${CLUB_ID_FIX}` } },
     },
     session: {
       type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$',
@@ -86,7 +87,7 @@ export const directorConfigSchema = {
       },
     },
     tables: {
-      type: 'array', items: { type: 'string', pattern: TOPIC_ID, fix: `must be a table id; ${TOPIC_ID_FIX}` },
+      type: 'array', items: { type: 'string', pattern: TABLE_ID, fix: `must be a table id; ${TABLE_ID_FIX}` },
       fix: 'must list the table ids in schedule order (the first is table 1), e.g. ["1", "2", "3"]; leave it out for "1".."N"',
     },
     handScored: {

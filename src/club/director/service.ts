@@ -17,6 +17,7 @@ import type { Logger } from 'pino';
 import { type TableEvent, validateTableEvent } from '../../formats/table-log.js';
 import { sessionTopics, tableTopics, type SessionTopics } from '../../feed/topics.js';
 import { scoreTravellers as realScoreTravellers } from '../scoring/index.js';
+import { compareIds } from '../scoring/collate.js';
 import * as trays from '../trays/index.js';
 import { movementByName } from '../movements/index.js';
 import { sessionExports } from '../exports/index.js';
@@ -33,8 +34,9 @@ import { HAND_SCORED_SEQ, handScoredTraveller, newPinSecret, tablePin, tableResu
 import { type HandTableView, handTableView } from './hand-table.js';
 import { type Completion, type ScheduleIndex, TableFold, indexSchedule, travellerOf } from './fold.js';
 import { PartitionLeases, partitionOf } from './leases.js';
+import { GAP_WINDOW, INTAKE_LIMITS, IntakeGuard, MAX_PACKET_BYTES, REQUEST_LIMIT, type Refusal, isSeq, kindOf, sameJson, unknownBoardAlert } from './intake.js';
 import { closeClient } from '../../broker/close-client.js';
-import { DirectorStore, type StoreOps, type StoredDecision, type StoredResult } from './store.js';
+import { DirectorStore, type StoreOps, type StoredDecision, type StoredResult, storeFault } from './store.js';
 import { FindingsBook } from './findings.js';
 import { directorConsole } from './console-api.js';
 import { Players, exportNames, seatNames, withNames } from './players.js';
@@ -76,6 +78,8 @@ export interface DirectorServiceOptions {
   onFatal?: (err: Error) => void;
   /** How long a request/events waits for its answer before it may be asked again (ms, default 3000). */
   requestRetryMs?: number;
+  /** The longest wait between two tries of a store that is full or read-only (ms, default 30000). */
+  storeRetryMaxMs?: number;
 }
 
 interface TableState {
@@ -165,8 +169,12 @@ export class DirectorService {
   private flushTimer: NodeJS.Timeout | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
   private readonly warned = new Set<string>();
+  /** What the tables may send: the limits, and the refusals counted (src/club/director/intake.ts). */
+  private readonly intake: IntakeGuard;
   private stopped = false;
   private failed = false;
+  /** Ends the wait before the store is tried again (stop). */
+  private wakeRetry: (() => void) | null = null;
   /** Cluster mode: the leases, the tables followed (those of the partitions held), the store's changes read back. */
   private leases: PartitionLeases | null = null;
   private readonly owned: Set<string> | null;
@@ -195,6 +203,7 @@ export class DirectorService {
     this.owned = this.c.cluster ? new Set() : null;
     // Hand-scored: the config's handScored list, or a table the set-up marked manual (tableOptions).
     this.handScored = new Set([...(this.c.handScored ?? []), ...Object.entries(this.c.tableOptions ?? {}).filter(([, o]) => o.manual).map(([t]) => t)]);
+    this.intake = new IntakeGuard({ log: this.log, session: this.c.session, now: () => performance.now(), iso: () => this.now().toISOString() });
     if (this.c.tables.length !== this.schedule.tables) {
       throw new Error(`tables: lists ${this.c.tables.length} table ids but the schedule has ${this.schedule.tables} tables; give one id per table`);
     }
@@ -269,6 +278,7 @@ export class DirectorService {
     if (this.retryTimer) clearInterval(this.retryTimer);
     if (this.flushTimer) clearTimeout(this.flushTimer);
     if (this.snapTimer) clearTimeout(this.snapTimer);
+    this.wakeRetry?.();
     await this.chain.catch(() => undefined);
     if (this.client) await closeClient(this.client).catch(() => undefined);
     if (this.web) await this.web.close().catch((err: unknown) => this.log.warn({ err }, 'director page did not close cleanly'));
@@ -301,7 +311,7 @@ export class DirectorService {
       const u = this.uncommitted.get(key);
       return u ? (u.before ? [u.before] : []) : [r];
     });
-    for (const r of committed.sort((a, b) => a.traveller.board - b.traveller.board || String(a.traveller.table).localeCompare(String(b.traveller.table), undefined, { numeric: true }) || (a.traveller.round ?? 0) - (b.traveller.round ?? 0))) {
+    for (const r of committed.sort((a, b) => a.traveller.board - b.traveller.board || compareIds(String(a.traveller.table), String(b.traveller.table)) || (a.traveller.round ?? 0) - (b.traveller.round ?? 0))) {
       const t: DirectorTraveller = { ...r.traveller };
       // An adjustment names a tray and a table: where the table played the tray in two rounds it applies to both.
       const key = `${t.board}:${r.table}`;
@@ -419,7 +429,8 @@ export class DirectorService {
         ? { protocolVersion: 4 as const }
         // A cluster instance's tables go to another instance when it dies, which asks the tables for what it missed:
         // its own queue need only outlive a restart.
-        : { protocolVersion: 5 as const, properties: { sessionExpiryInterval: this.c.cluster ? Math.max(60, 6 * this.c.cluster.leaseSeconds) : 7 * 24 * 3600 } }),
+        // maximumPacketSize: the broker drops a larger message for the director instead of sending it.
+        : { protocolVersion: 5 as const, properties: { sessionExpiryInterval: this.c.cluster ? Math.max(60, 6 * this.c.cluster.leaseSeconds) : 7 * 24 * 3600, maximumPacketSize: MAX_PACKET_BYTES } }),
       keepalive: this.c.mqtt.keepalive,
       reconnectPeriod: 1000,
       // As the table's feed: no cache of 65,536 packet-id Buffers (6 MB of heap) in mqtt-packet.
@@ -563,6 +574,11 @@ export class DirectorService {
     if (!topic.startsWith(this.prefix)) return;
     this.log.trace({ topic, bytes: payload.length }, 'director: message');
     const parts = topic.slice(this.prefix.length).split('/');
+    const from = this.tables.has(parts[0]) ? parts[0] : null;
+    // A table of a partition given up (a message the broker had queued): its new holder asks the table for it.
+    if (from !== null && this.owned && !this.owned.has(from)) return;
+    const kind = kindOf(parts);
+    if (kind && payload.length > INTAKE_LIMITS[kind]) return this.refused({ table: from, reason: 'too-large', kind, bytes: payload.length, detail: { topic } });
     try {
       if (parts[0] === 'club') {
         if (parts.length === 4 && parts[1] === this.c.session && parts[2] === 'request') await this.onDecision(parts[3], payload);
@@ -574,8 +590,6 @@ export class DirectorService {
       }
       const ts = this.tables.get(parts[0]);
       const rest = parts.slice(1).join('/');
-      // A table of a partition given up (a message the broker had queued): its new holder asks the table for it.
-      if (ts && this.owned && !this.owned.has(ts.id)) return;
       if (!ts) {
         if (rest === 'director/event' && !this.warned.has(`table:${parts[0]}`)) {
           this.warned.add(`table:${parts[0]}`);
@@ -589,8 +603,8 @@ export class DirectorService {
       else if (rest === 'director') await this.onTableAlert(ts, payload);
     } catch (err) {
       if (err instanceof StoreFailure) throw err;
-      // A malformed message must not stop the director (nor be redelivered forever): log it and acknowledge it.
-      this.log.warn({ err: (err as Error).message, topic }, 'director: message not understood; ignored');
+      // A malformed message must not stop the director (nor be redelivered forever): count it and acknowledge it.
+      await this.refused({ table: from, reason: 'not-understood', detail: { err: (err as Error).message, topic } });
     }
   }
 
@@ -610,24 +624,48 @@ export class DirectorService {
   private async onTableEvent(ts: TableState, payload: Buffer): Promise<void> {
     const m = JSON.parse(payload.toString('utf8')) as { type?: string; session?: string; seq?: number; event?: unknown };
     if (m.type !== 'tenace.journal-event') return;
-    if (m.session !== this.c.session) {
-      this.warnOnce(`session:${ts.id}:${m.session}`, { table: ts.id, session: m.session }, 'director: events of another session; ignored');
-      return;
-    }
-    const ev = this.checkEvent(m.seq, m.event);
-    if (!ev) return;
-    await this.ingest(ts, [ev], undefined);
+    if (m.session !== this.c.session) return this.refused({ table: ts.id, reason: 'other-session', detail: { session: String(m.session).slice(0, 100) } });
+    const c = this.checkEvent(ts, m.seq, m.event);
+    if (c.refusal) return this.refused(c.refusal);
+    await this.ingest(ts, [c.ev], undefined);
   }
 
-  private checkEvent(seq: unknown, event: unknown): TableEvent | null {
-    if (!Number.isSafeInteger(seq) || (seq as number) < 1) return null;
-    const e = { ...(event as object), seq } as TableEvent;
-    const problem = validateTableEvent(e);
-    if (problem) {
-      this.log.warn({ seq, problem }, 'director: a table event that is not valid; ignored');
-      return null;
-    }
-    return e;
+  /** A table's event with its seq, or why it is refused. */
+  private checkEvent(ts: TableState, seq: unknown, event: unknown): { ev: TableEvent; refusal?: undefined } | { refusal: Refusal } {
+    if (!isSeq(seq)) return { refusal: { table: ts.id, reason: 'bad-seq', seq } };
+    const ev = { ...(event as object), seq } as TableEvent;
+    const problem = validateTableEvent(ev);
+    return problem ? { refusal: { table: ts.id, reason: 'invalid-event', seq, detail: { problem } } } : { ev };
+  }
+
+  /** Count a refusal; the first of a burst raises its alert (committed before the message is acknowledged). */
+  private async refused(r: Refusal): Promise<void> {
+    const work = new Work();
+    this.refusedInto(r, work);
+    await this.commitWork(work);
+  }
+
+  private refusedInto(r: Refusal, work: Work): void {
+    const a = this.intake.refuse(r);
+    if (a) this.raise(`${a.kind}:${a.table}:${r.reason}:${a.at}`, a, work);
+  }
+
+  /** Commit a message's work, then publish what it made. */
+  private async commitWork(work: Work): Promise<void> {
+    if (!work.changed) return;
+    if (work.writes.length > 0) await this.commit(async (tx) => { for (const w of work.writes) await w(tx); });
+    for (const p of work.publishes) p();
+    this.scheduleFlush();
+  }
+
+  /** The refusals of the intake so far, by `"<table>:<reason>"`. */
+  refusals(): Record<string, number> {
+    return this.intake.counts();
+  }
+
+  /** How many events each table holds past a gap, not yet folded. */
+  pendingEvents(): Record<string, number> {
+    return Object.fromEntries([...this.tables.values()].map((ts) => [ts.id, ts.pending.size]));
   }
 
   private async onEventsResponse(ts: TableState, payload: Buffer): Promise<void> {
@@ -639,14 +677,12 @@ export class DirectorService {
       this.log.warn({ table: ts.id, error: m.error }, 'director: the table refused request/events');
       return;
     }
-    if (m.session !== this.c.session) {
-      this.warnOnce(`session:${ts.id}:${m.session}`, { table: ts.id, session: m.session }, 'director: the table is in another session; its events are ignored');
-      return;
-    }
+    if (m.session !== this.c.session) return this.refused({ table: ts.id, reason: 'other-session', detail: { session: String(m.session).slice(0, 100) } });
     const events: TableEvent[] = [];
-    for (const raw of m.events ?? []) {
-      const ev = this.checkEvent((raw as { seq?: unknown }).seq, raw);
-      if (ev) events.push(ev);
+    for (const raw of (Array.isArray(m.events) ? m.events : []).slice(0, REQUEST_LIMIT)) {
+      const c = this.checkEvent(ts, (raw as { seq?: unknown } | null)?.seq, raw);
+      if (c.refusal) await this.refused(c.refusal);
+      else events.push(c.ev);
     }
     events.sort((a, b) => a.seq! - b.seq!);
     // An answer from the start of the session tells where the table's session begins.
@@ -663,14 +699,14 @@ export class DirectorService {
 
   /** Store new events of a table, fold those that follow on, and commit all that follows from them, then publish. */
   private async ingest(ts: TableState, events: TableEvent[], firstSeq: number | undefined): Promise<void> {
-    const fresh = events.filter((e) => e.seq! > ts.fold.lastSeq && !ts.pending.has(e.seq!) && (ts.firstSeq === null || e.seq! >= ts.firstSeq));
     const setFirst = firstSeq !== undefined && ts.firstSeq === null;
+    const work = new Work();
+    const fresh = await this.admit(ts, events, setFirst ? firstSeq : ts.firstSeq, work);
     if (fresh.length === 0 && !setFirst) {
-      if (events.length > 0) this.log.debug({ table: ts.id, seqs: events.map((e) => e.seq) }, 'director: events already stored (a redelivery)');
+      await this.commitWork(work);
       this.checkGap(ts);
       return;
     }
-    const work = new Work();
     for (const e of fresh) {
       ts.pending.set(e.seq!, e);
       ts.maxSeq = Math.max(ts.maxSeq, e.seq!);
@@ -681,23 +717,88 @@ export class DirectorService {
     }
     this.foldReady(ts, work);
     const at = this.now().toISOString();
+    for (const e of fresh) if (e.type === 'deal' && e.board !== undefined && this.index.playsOf(e.board).length === 0) this.unknownBoard(ts, e, work);
     await this.commit(async (tx) => {
       for (const e of fresh) await tx.insertEvent(this.c.session, ts.id, e.seq!, e, at);
       if (setFirst) await tx.setFirstSeq(this.c.session, ts.id, firstSeq);
       for (const w of work.writes) await w(tx);
-    });
+    }, fresh.length);
     for (const p of work.publishes) p();
     this.scheduleFlush();
     this.checkGap(ts);
   }
 
-  private async commit(fn: (tx: StoreOps) => Promise<void>): Promise<void> {
-    try {
-      await this.store!.transaction(fn);
-    } catch (err) {
-      // The in-memory state now runs ahead of the store: stop acknowledging; a restart rebuilds from the store.
-      this.fail(err as Error);
-      throw new StoreFailure((err as Error).message);
+  /**
+   * The events of a message that are new and within the gap window; the rest refused: past the window (dropped, to be
+   * asked for again), or at a seq already held with other content (the first stands). A redelivery is dropped quietly.
+   */
+  private async admit(ts: TableState, events: TableEvent[], first: number | null, work: Work): Promise<TableEvent[]> {
+    const fresh: TableEvent[] = [];
+    const held: TableEvent[] = [];
+    const seen = new Set<number>();
+    const base = first === null ? null : Math.max(ts.fold.lastSeq, first - 1);
+    let dropped = false;
+    for (const e of events) {
+      const seq = e.seq!;
+      if ((first !== null && seq < first) || seen.has(seq)) continue;
+      seen.add(seq);
+      if (seq <= ts.fold.lastSeq || ts.pending.has(seq)) held.push(e);
+      // Before the first seq is known there is no base: the events held are bounded by count instead.
+      else if (base === null ? ts.pending.size + fresh.length >= GAP_WINDOW : seq > base + GAP_WINDOW) {
+        this.refusedInto({ table: ts.id, reason: 'past-window', seq }, work);
+        dropped = true;
+      } else fresh.push(e);
+    }
+    const folded = held.filter((e) => !ts.pending.has(e.seq!)).map((e) => e.seq!);
+    const stored = await this.store!.eventsAt(this.c.session, ts.id, folded);
+    for (const e of held) {
+      const before = ts.pending.get(e.seq!) ?? stored.get(e.seq!);
+      if (before && !sameJson({ ...before, seq: e.seq }, e)) this.refusedInto({ table: ts.id, reason: 'reused-seq', seq: e.seq }, work);
+    }
+    if (held.length > 0) this.log.debug({ table: ts.id, seqs: held.map((e) => e.seq) }, 'director: events already stored (a redelivery)');
+    // What was dropped past the window is asked for again (request/events, answered from the gap on).
+    if (dropped) this.requestEvents(ts);
+    return fresh;
+  }
+
+  /** A deal of a board the movement does not have: an alert for the director (a table's alerts are rate-limited). */
+  private unknownBoard(ts: TableState, e: TableEvent & { board?: number }, work: Work): void {
+    if (!this.intake.allowAlert(ts.id)) return this.refusedInto({ table: ts.id, reason: 'alert-rate' }, work);
+    const a = unknownBoardAlert(this.c.session, ts.id, e.board!, e.seq!, this.now().toISOString());
+    this.raise(`unknown-board:${ts.id}:${e.seq}`, a, work);
+  }
+
+  /**
+   * Commit a message's writes. A fault the operator can fix (a full disk, a read-only file) is waited out here: the
+   * message is not acknowledged meanwhile, so the broker keeps it and all after it; said in one line, tried again
+   * with back-off, and said again once written. Any other failure stops the service (a restart rebuilds).
+   */
+  private async commit(fn: (tx: StoreOps) => Promise<void>, events = 0): Promise<void> {
+    const started = performance.now();
+    for (let wait = STORE_RETRY_MS; ; wait = Math.min(2 * wait, this.opts.storeRetryMaxMs ?? 30_000)) {
+      try {
+        await this.store!.transaction(fn);
+        if (wait > STORE_RETRY_MS) this.log.warn({ store: this.store!.where, seconds: Math.round((performance.now() - started) / 1000) }, 'director: the store takes writes again; acknowledging again');
+        return;
+      } catch (err) {
+        // Stopped while waiting: the message stays unacknowledged, for the next start.
+        if (this.stopped) throw new StoreFailure((err as Error).message);
+        const fault = storeFault(err);
+        if (fault === null) {
+          // The in-memory state now runs ahead of the store: stop acknowledging; a restart rebuilds from the store.
+          this.fail(err as Error);
+          throw new StoreFailure((err as Error).message);
+        }
+        if (wait === STORE_RETRY_MS) {
+          this.log.error({ store: this.store!.where, err: (err as Error).message, waiting: events },
+            `director: cannot write the store ${this.store!.where}: ${fault}; ${events} event${events === 1 ? '' : 's'} wait, not acknowledged (the broker keeps the rest); trying again with back-off`);
+        }
+        await new Promise<void>((r) => {
+          const t = setTimeout(r, wait);
+          this.wakeRetry = () => { clearTimeout(t); r(); };
+        });
+        this.wakeRetry = null;
+      }
     }
   }
 
@@ -718,7 +819,7 @@ export class DirectorService {
     const after = ts.firstSeq === null ? 0 : Math.max(ts.fold.lastSeq, ts.firstSeq - 1);
     const tx = `director-${randomUUID()}`;
     ts.request = { tx, after, at: Date.now() };
-    this.pub(tableTopics(this.c.club.id, ts.id, this.c.mqtt.baseTopic).request('events'), { transaction: tx, after, limit: 500 }, false);
+    this.pub(tableTopics(this.c.club.id, ts.id, this.c.mqtt.baseTopic).request('events'), { transaction: tx, after, limit: REQUEST_LIMIT }, false);
   }
 
   /** Fold the pending events that follow on from the last folded one. */
@@ -1107,12 +1208,12 @@ export class DirectorService {
   private async onTableAlert(ts: TableState, payload: Buffer): Promise<void> {
     const a = JSON.parse(payload.toString('utf8')) as ClubAlert;
     if (a.type !== 'tenace.alert' || a.session !== this.c.session || typeof a.kind !== 'string') return;
+    const id = `${a.kind}:${ts.id}:${a.board ?? ''}:${a.seq ?? a.at}`;
+    if (this.alertIds.has(id)) return;
+    if (!this.intake.allowAlert(ts.id)) return this.refused({ table: ts.id, reason: 'alert-rate' });
     const work = new Work();
-    this.raise(`${a.kind}:${ts.id}:${a.board ?? ''}:${a.seq ?? a.at}`, { ...a, table: ts.id }, work);
-    if (!work.changed) return;
-    await this.commit(async (tx) => { for (const w of work.writes) await w(tx); });
-    for (const p of work.publishes) p();
-    this.scheduleFlush();
+    this.raise(id, { ...a, table: ts.id }, work);
+    await this.commitWork(work);
   }
 
   private respond(cmd: string, body: unknown): void {
@@ -1451,6 +1552,9 @@ function resultKey(r: { table: string; traveller: Traveller }): string {
  * and the snapshot (schedule, records, alerts) is the largest message the director sends.
  */
 const FLUSH_MS = 100;
+
+/** The first wait before a full or read-only store is tried again (ms); it doubles up to storeRetryMaxMs. */
+const STORE_RETRY_MS = 250;
 
 /** How often a cluster instance reads back what the others stored (ms): the standings lag the cards by about this. */
 const SYNC_MS = 250;

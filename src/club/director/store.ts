@@ -5,9 +5,7 @@
 // redelivery inserts nothing. What the director derives from them (travellers, tray records, alerts) is stored in the
 // same transaction as the event that produced it, keyed so that deriving it again after a restart changes nothing.
 import { randomUUID } from 'node:crypto';
-import Database from 'better-sqlite3';
 import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
-import pg from 'pg';
 import type { TableEvent } from '../../formats/table-log.js';
 import type { ClubAlert, RoundAssignment, Traveller, TrayRecord } from '../types.js';
 
@@ -186,6 +184,20 @@ export interface StoredDecision { transaction: string; cmd: string; digest: stri
 
 const num = (v: unknown): number => Number(v);
 
+/**
+ * A store fault that passes once the operator acts (a disk full, a file or file system read-only, an I/O error, a
+ * busy database), in words; null for any other error. The director waits such a fault out without acknowledging.
+ */
+export function storeFault(err: unknown): string | null {
+  const code = String((err as { code?: unknown } | null)?.code ?? '');
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === '53100') return 'the disk is full';
+  if (code.startsWith('SQLITE_READONLY') || code === 'EROFS' || code === '25006') return 'it is read-only';
+  if (code.startsWith('SQLITE_IOERR') || code === 'EIO' || code === '58030') return 'the disk gave an I/O error';
+  if (code === 'SQLITE_CANTOPEN') return 'its files cannot be opened';
+  if (code.startsWith('SQLITE_BUSY') || code === 'SQLITE_LOCKED') return 'another process holds it locked';
+  return null;
+}
+
 /** The queries, on the database or inside a transaction. */
 export class StoreOps {
   constructor(protected readonly q: Kysely<DirectorDb> | Transaction<DirectorDb>) {}
@@ -246,6 +258,14 @@ export class StoreOps {
     if (table !== undefined) q = q.where('table_id', '=', table);
     const rows = await q.orderBy('table_id').orderBy('seq').execute();
     return rows.map((r) => ({ table: r.table_id, seq: num(r.seq), event: JSON.parse(r.json) as TableEvent }));
+  }
+
+  /** The stored events of one table at the given seqs, by seq (to tell a redelivery from a reused seq). */
+  async eventsAt(session: string, table: string, seqs: number[]): Promise<Map<number, TableEvent>> {
+    if (seqs.length === 0) return new Map();
+    const rows = await this.q.selectFrom('events').select(['seq', 'json']).where('session', '=', session).where('table_id', '=', table)
+      .where('seq', 'in', seqs).execute();
+    return new Map(rows.map((r) => [num(r.seq), JSON.parse(r.json) as TableEvent]));
   }
 
   /** First seq per table, where known. */
@@ -370,6 +390,8 @@ export class DirectorStore extends StoreOps {
     let store: DirectorStore;
     if (url.startsWith('sqlite:')) {
       const path = url.slice('sqlite:'.length);
+      // Only the driver in use is loaded: pg is 13 MB of heap a SQLite director never needs, and the other way round.
+      const { default: Database } = await import('better-sqlite3');
       const sqlite = new Database(path);
       // WAL: readers do not block the writer. synchronous=FULL: a commit is on disk (the WAL fsynced) before it
       // returns, so the PUBACK that follows it can never acknowledge an event a power cut then loses. NORMAL would
@@ -380,6 +402,7 @@ export class DirectorStore extends StoreOps {
       sqlite.pragma('busy_timeout = 5000');
       store = new DirectorStore(new Kysely<DirectorDb>({ dialect: new SqliteDialect({ database: sqlite }) }), 'sqlite', path);
     } else if (/^postgres(ql)?:\/\//.test(url)) {
+      const { default: pg } = await import('pg');
       const pool = new pg.Pool({ connectionString: url, max: 4 });
       // A restart of PostgreSQL ends the idle connections with an 'error' event, which would kill the process if no
       // one listened: the next query opens a new connection, or fails and the director waits for the database.
@@ -418,7 +441,17 @@ export class DirectorStore extends StoreOps {
 
   /** Run `fn` in one transaction: everything it writes is committed together, or nothing is. */
   async transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => fn(new StoreOps(trx)));
+    const trx = await this.db.startTransaction().execute();
+    try {
+      const out = await fn(new StoreOps(trx));
+      await trx.commit().execute();
+      return out;
+    } catch (err) {
+      // SQLite rolls back by itself on a full disk or an I/O error, and then ROLLBACK fails ("cannot rollback - no
+      // transaction is active"): that must not hide the cause, which says what to fix.
+      await trx.rollback().execute().catch(() => undefined);
+      throw err;
+    }
   }
 
   /** This database's id, made at its first use: the same after every restart, another for another database. */

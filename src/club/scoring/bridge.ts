@@ -13,6 +13,7 @@ import type { Direction, PairStanding, ScoreMethod, ScoreReport, ScoredResult, T
 import { bridgeScore, isPassedOut } from './bridge-score.js';
 import { butlerImps, crossImps, round2 } from './bridge-imps.js';
 import { boardMatchpoints, matchpointTop } from './bridge-matchpoints.js';
+import { compareIds } from './collate.js';
 
 export { boardDealer, boardVulnerability, bridgeScore, contractScore, isPassedOut, isVulnerable, type Vulnerability } from './bridge-score.js';
 export { butlerDatum, crossImps, imps } from './bridge-imps.js';
@@ -182,7 +183,7 @@ export function scoreBridge(travellers: readonly Traveller[], method: BridgeMeth
   const out: PairStanding[] = [];
   for (const field of fields) {
     rankField(field, key);
-    out.push(...field.sort((a, b) => a.rank - b.rank || a.pair.localeCompare(b.pair, 'en', { numeric: true })));
+    out.push(...field.sort((a, b) => a.rank - b.rank || compareIds(a.pair, b.pair)));
   }
   return { method, pairs: out, boards };
 }

@@ -6,6 +6,7 @@
 import type { Seat } from '../../cards/seat.js';
 import type { Direction, PairStanding, ScoreReport, ScoredResult, Traveller } from '../types.js';
 import { ScoringError } from './errors.js';
+import { compareIds } from './collate.js';
 
 /** The whist methods: `average` (Compass Whist), `matches` (teams or pairs, match by match), `individuals`. */
 export type WhistMethod = 'average' | 'matches' | 'individuals';
@@ -237,7 +238,7 @@ function label(d: Direction): string {
 
 /** Standings ranked by `better` (negative when a ranks above b); equal keys share a rank, labelled "2=". */
 export function rankStandings<T extends PairStanding>(list: T[], better: (a: T, b: T) => number): T[] {
-  const sorted = [...list].sort((a, b) => better(a, b) || a.pair.localeCompare(b.pair, 'en', { numeric: true }));
+  const sorted = [...list].sort((a, b) => better(a, b) || compareIds(a.pair, b.pair));
   for (const s of sorted) {
     s.rank = 1 + sorted.filter((o) => better(o, s) < 0).length;
     const tied = sorted.some((o) => o !== s && better(o, s) === 0);
@@ -374,7 +375,7 @@ function matches(scored: readonly Scored[], mode: 'teams' | 'pairs'): WhistRepor
       st.won += cmp(plus, 0) > 0 ? 1 : cmp(plus, 0) === 0 ? 0.5 : 0;
       st.plus += plus;
       st.tricks += m.own;
-      if (a.localeCompare(b, 'en', { numeric: true }) < 0) {
+      if (compareIds(a, b) < 0) {
         const back = acc.get(b)!.get(a)!;
         const pb = (back.own - back.opp) / unit;
         const w = (p: number): number => (cmp(p, 0) > 0 ? 1 : cmp(p, 0) === 0 ? 0.5 : 0);
