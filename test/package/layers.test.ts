@@ -17,9 +17,19 @@ const ALLOWED: Record<string, readonly string[]> = {
 // The imports that still run up, each with why; the test also fails when one is gone, so the list cannot go stale.
 const EXCEPTIONS: readonly { file: string; target: string; reason: string }[] = [
   {
-    file: 'formats/pbn.ts',
+    file: 'formats/pbn-export.ts',
     target: 'laws/types.ts',
     reason: "type-only: PBN export writes a played deal's DealResult; the type is the engine's (laws/types.ts), which itself names formats/table-log's RemedyName",
+  },
+  {
+    file: 'formats/pbn.ts',
+    target: 'laws/variants.ts',
+    reason: 'the [Variant] tag is read as a game tenace knows (issue 19: every file we write reads back); the variants table is data, no engine',
+  },
+  {
+    file: 'formats/record.ts',
+    target: 'laws/variants.ts',
+    reason: 'a record names its game and its trump the way the variants table defines them (issue 19)',
   },
 ];
 
