@@ -70,7 +70,7 @@ async function fastJson(file: string, sink: Sink): Promise<number | 'done'> {
     } catch { return 0; }
     if (!looksLikePbn(buf, len)) return 0;
     const g = new PbnGame();
-    const deal: FastDeal = { board: '', tricks: new Uint8Array(52), leaders: new Uint8Array(13), winners: new Uint8Array(13), ns: 0 };
+    const deal: FastDeal = { board: 0, tricks: new Uint8Array(52), leaders: new Uint8Array(13), winners: new Uint8Array(13), ns: 0 };
     let at = 0;
     let lineStart = true;
     for (;;) {
@@ -143,7 +143,7 @@ class JsonOut {
     this.open();
     const b = this.buf;
     let n = this.put(BOARD, this.n);
-    n += b.write(d.board, n, 'latin1');
+    n = this.digits(d.board, n);
     n = this.put(TRICKS, n);
     for (let t = 0; t < 13; t++) {
       if (t > 0) b[n++] = 0x2c;
@@ -160,15 +160,14 @@ class JsonOut {
       b[n++] = SEAT_CODES[d.winners[t]];
       b[n++] = 0x22; b[n++] = 0x7d;
     }
-    const won = `${d.ns}`, lost = `${13 - d.ns}`;
     n = this.put(WON, n);
-    n += b.write(won, n, 'latin1');
+    n = this.digits(d.ns, n);
     n = this.put(EW, n);
-    n += b.write(lost, n, 'latin1');
+    n = this.digits(13 - d.ns, n);
     n = this.put(FINDINGS, n);
-    n += b.write(won, n, 'latin1');
+    n = this.digits(d.ns, n);
     n = this.put(EW, n);
-    n += b.write(lost, n, 'latin1');
+    n = this.digits(13 - d.ns, n);
     b[n++] = 0x7d; b[n++] = 0x7d;
     this.n = n;
     this.flushIfFull();
@@ -203,8 +202,18 @@ class JsonOut {
     else this.buf[this.n++] = 0x2c;
   }
 
+  /** A non-negative integer in decimal, as JSON writes it. */
+  private digits(v: number, at: number): number {
+    if (v < 10) { this.buf[at] = 0x30 + v; return at + 1; }
+    const s = String(v);
+    for (let k = 0; k < s.length; k++) this.buf[at + k] = s.charCodeAt(k);
+    return at + s.length;
+  }
+
   private put(src: Buffer, at: number): number {
-    src.copy(this.buf, at);
+    // Snippets are short: a loop beats Buffer.copy's call.
+    const b = this.buf;
+    for (let k = 0; k < src.length; k++) b[at + k] = src[k];
     return at + src.length;
   }
 

@@ -6,9 +6,9 @@
 // or a Variant, TrumpCard or Trump tag, which change how later games read).
 import { type PbnGame, eq } from './pbn-scan.js';
 
-/** A regular deal: its board (digits), its cards in play order, each trick's leader and winner, tricks won by N-S. */
+/** A regular deal: its board number, its cards in play order, each trick's leader and winner, tricks won by N-S. */
 export interface FastDeal {
-  board: string;
+  board: number;
   tricks: Uint8Array;
   leaders: Uint8Array;
   winners: Uint8Array;
@@ -28,16 +28,21 @@ const DEAL_RANK = new Int8Array(256).fill(-1);
 // Tags by what the fast path does with them.
 const BOARD = 1, DEALER = 2, VULNERABLE = 3, DEAL = 4, DECLARER = 5, CONTRACT = 6, RESULT = 7, PLAY = 8, AUCTION = 9;
 const NOTE = 10, LAYOUT = 11;
-const NAMES: [string, number][] = [
-  ['Board', BOARD], ['Dealer', DEALER], ['Vulnerable', VULNERABLE], ['Deal', DEAL], ['Declarer', DECLARER],
-  ['Contract', CONTRACT], ['Result', RESULT], ['Play', PLAY], ['Auction', AUCTION], ['Note', NOTE],
-  ['Variant', LAYOUT], ['TrumpCard', LAYOUT], ['Trump', LAYOUT],
-];
-const VULNERABLE_VALUES = new Set(['none', 'love', '-', 'ns', 'ew', 'all', 'both']);
+const VULNERABLE_VALUES = ['none', 'love', '-', 'ns', 'ew', 'all', 'both'];
 
+/** The kind of a tag by its name: told apart by length and first letter, then checked whole. */
 function tagKind(buf: Uint8Array, s: number, e: number): number {
-  for (const [name, kind] of NAMES) if (eq(buf, s, e, name)) return kind;
-  return 0;
+  let name = '', kind = 0;
+  switch (e - s) {
+    case 4: if (buf[s] === 0x44) { name = 'Deal'; kind = DEAL; } else if (buf[s] === 0x50) { name = 'Play'; kind = PLAY; } else if (buf[s] === 0x4e) { name = 'Note'; kind = NOTE; } break;
+    case 5: if (buf[s] === 0x42) { name = 'Board'; kind = BOARD; } else if (buf[s] === 0x54) { name = 'Trump'; kind = LAYOUT; } break;
+    case 6: if (buf[s] === 0x44) { name = 'Dealer'; kind = DEALER; } else if (buf[s] === 0x52) { name = 'Result'; kind = RESULT; } break;
+    case 7: if (buf[s] === 0x41) { name = 'Auction'; kind = AUCTION; } else if (buf[s] === 0x56) { name = 'Variant'; kind = LAYOUT; } break;
+    case 8: if (buf[s + 1] === 0x65) { name = 'Declarer'; kind = DECLARER; } else if (buf[s] === 0x43) { name = 'Contract'; kind = CONTRACT; } break;
+    case 9: name = 'TrumpCard'; kind = LAYOUT; break;
+    case 10: name = 'Vulnerable'; kind = VULNERABLE; break;
+  }
+  return kind !== 0 && eq(buf, s, e, name) ? kind : 0;
 }
 
 // Per game, reused: where each needed tag's value starts and ends (trimmed), and the seats' suit masks.
@@ -69,11 +74,11 @@ export function readFastGame(buf: Uint8Array, g: PbnGame, d: FastDeal): 'fast' |
   }
   if (verdict === 'slow') return 'slow';
   // Tags that need not be there, but must read cleanly when they are.
-  if (!optionalOk(buf, DEALER, (s, e) => e - s === 1 && SEAT[buf[s]] >= 0)) return 'slow';
-  if (!optionalOk(buf, VULNERABLE, (s, e) => VULNERABLE_VALUES.has(Buffer.from(buf.buffer, buf.byteOffset + s, e - s).toString('latin1').toLowerCase()))) return 'slow';
-  if (!optionalOk(buf, RESULT, (s, e) => digits(buf, s, e) && Number(latin1(buf, s, e)) <= 13)) return 'slow';
+  if (present(buf, DEALER) && (ve[DEALER] - vs[DEALER] !== 1 || SEAT[buf[vs[DEALER]]] < 0)) return 'slow';
+  if (present(buf, VULNERABLE) && !VULNERABLE_VALUES.some((v) => eqLower(buf, vs[VULNERABLE], ve[VULNERABLE], v))) return 'slow';
+  if (present(buf, RESULT) && !(digits(buf, vs[RESULT], ve[RESULT]) && number(buf, vs[RESULT], ve[RESULT]) <= 13)) return 'slow';
   if (vs[BOARD] < 0 || !digits(buf, vs[BOARD], ve[BOARD])) return 'slow';
-  d.board = String(Number(latin1(buf, vs[BOARD], ve[BOARD])));
+  d.board = number(buf, vs[BOARD], ve[BOARD]);
   if (vs[DECLARER] < 0 || ve[DECLARER] - vs[DECLARER] !== 1 || SEAT[buf[vs[DECLARER]]] < 0) return 'slow';
   const declarer = SEAT[buf[vs[DECLARER]]];
   const trump = contractTrump(buf, vs[CONTRACT], ve[CONTRACT]);
@@ -98,11 +103,27 @@ export function readFastGame(buf: Uint8Array, g: PbnGame, d: FastDeal): 'fast' |
   return judge(first, trump, d) ? 'fast' : 'slow';
 }
 
-/** True when tag `kind` is absent, empty, "?" or its value passes `ok`. */
-function optionalOk(buf: Uint8Array, kind: number, ok: (s: number, e: number) => boolean): boolean {
+/** False when tag `kind` is absent, empty or "?" (pbn.ts then reads no value). */
+function present(buf: Uint8Array, kind: number): boolean {
   const s = vs[kind], e = ve[kind];
-  if (s < 0 || e === s || (e - s === 1 && buf[s] === 0x3f)) return true;
-  return ok(s, e);
+  return !(s < 0 || e === s || (e - s === 1 && buf[s] === 0x3f));
+}
+
+/** True when buf[s, e) is `lower` in any case. */
+function eqLower(buf: Uint8Array, s: number, e: number, lower: string): boolean {
+  if (e - s !== lower.length) return false;
+  for (let k = 0; k < lower.length; k++) {
+    const c = buf[s + k];
+    if ((c >= 0x41 && c <= 0x5a ? c | 0x20 : c) !== lower.charCodeAt(k)) return false;
+  }
+  return true;
+}
+
+/** The value of up to 15 decimal digits. */
+function number(buf: Uint8Array, s: number, e: number): number {
+  let v = 0;
+  for (let k = s; k < e; k++) v = v * 10 + (buf[k] - 0x30);
+  return v;
 }
 
 function digits(buf: Uint8Array, s: number, e: number): boolean {
@@ -111,16 +132,13 @@ function digits(buf: Uint8Array, s: number, e: number): boolean {
   return true;
 }
 
-function latin1(buf: Uint8Array, s: number, e: number): string {
-  return Buffer.from(buf.buffer, buf.byteOffset + s, e - s).toString('latin1');
-}
 
-/** The trump suit (0-3, -1 for no trump) of a Contract such as 4S, 3NTX or 7HXX; -2 for anything else. */
+/** The trump suit (0-3, -1 for no trump) of a Contract such as 4S, 3NTX, 3N or 7HXX; -2 for anything else. */
 function contractTrump(buf: Uint8Array, s: number, e: number): number {
   if (s < 0 || e - s < 2 || buf[s] < 0x31 || buf[s] > 0x37) return -2;
   let i = s + 1;
   let trump: number;
-  if (buf[i] === 0x4e && buf[i + 1] === 0x54 && i + 1 < e) { trump = -1; i += 2; } // NT
+  if (buf[i] === 0x4e) { trump = -1; i += buf[i + 1] === 0x54 && i + 1 < e ? 2 : 1; } // NT, or N as BridgeComposer writes it
   else if (buf[i] === 0x53 || buf[i] === 0x48 || buf[i] === 0x44 || buf[i] === 0x43) { trump = SUIT[buf[i]]; i++; }
   else return -2;
   const risk = e - i;
