@@ -116,7 +116,7 @@ function looksLikePbn(buf: Buffer, len: number): boolean {
   return i < len && (buf[i] === 0x25 || buf[i] === 0x5b || buf[i] === 0x3b);
 }
 
-const SEAT_CODES = [0x4e, 0x45, 0x53, 0x57]; // N E S W
+const SEATS = ['N', 'E', 'S', 'W'];
 const ascii = (s: string): Buffer => Buffer.from(s, 'latin1');
 /** `"SA"` and the like, by card number (suit S H D C times 13, plus rank 2..A as 0..12). */
 const CARD_JSON: Buffer[] = [];
@@ -124,9 +124,11 @@ for (let c = 0; c < 52; c++) CARD_JSON.push(ascii(`"${'SHDC'[(c / 13) | 0]}${'23
 const OPEN = ascii('{"deals":[');
 const BOARD = ascii('{"board":');
 const TRICKS = ascii(',"variant":"bridge","tricks":[');
-const LEADER = ascii('{"leader":"');
-const CARDS = ascii('","cards":{');
-const WINNER = ascii('},"winner":"');
+/** A trick's JSON around its cards, by leader and by winner; each card as `"N":"SA"`, by seat and card. */
+const TRICK_HEAD = SEATS.map((s) => ascii(`{"leader":"${s}","cards":{`));
+const TRICK_TAIL = SEATS.map((s) => ascii(`},"winner":"${s}"}`));
+const SEAT_CARD: Buffer[] = [];
+for (const s of SEATS) for (let c = 0; c < 52; c++) SEAT_CARD.push(ascii(`"${s}":${CARD_JSON[c].toString('latin1')}`));
 const WON = ascii('],"tricksWon":{"NS":');
 const FINDINGS = ascii('},"findings":[],"scored":{"NS":');
 const EW = ascii(',"EW":');
@@ -147,18 +149,13 @@ class JsonOut {
     n = this.put(TRICKS, n);
     for (let t = 0; t < 13; t++) {
       if (t > 0) b[n++] = 0x2c;
-      n = this.put(LEADER, n);
       const leader = d.leaders[t];
-      b[n++] = SEAT_CODES[leader];
-      n = this.put(CARDS, n);
+      n = this.put(TRICK_HEAD[leader], n);
       for (let k = 0; k < 4; k++) {
         if (k > 0) b[n++] = 0x2c;
-        b[n++] = 0x22; b[n++] = SEAT_CODES[(leader + k) & 3]; b[n++] = 0x22; b[n++] = 0x3a;
-        n = this.put(CARD_JSON[d.tricks[t * 4 + k]], n);
+        n = this.put(SEAT_CARD[((leader + k) & 3) * 52 + d.tricks[t * 4 + k]], n);
       }
-      n = this.put(WINNER, n);
-      b[n++] = SEAT_CODES[d.winners[t]];
-      b[n++] = 0x22; b[n++] = 0x7d;
+      n = this.put(TRICK_TAIL[d.winners[t]], n);
     }
     n = this.put(WON, n);
     n = this.digits(d.ns, n);
