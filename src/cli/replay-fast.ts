@@ -208,9 +208,7 @@ class JsonOut {
   }
 
   private put(src: Buffer, at: number): number {
-    // Snippets are short: a loop beats Buffer.copy's call.
-    const b = this.buf;
-    for (let k = 0; k < src.length; k++) b[at + k] = src[k];
+    this.buf.set(src, at);
     return at + src.length;
   }
 

@@ -128,6 +128,7 @@ export function scanGame(buf: Uint8Array, from: number, len: number, eof: boolea
       let vs: number, ve: number, plain = 1;
       if (buf[j] === 0x22 /* " */) {
         vs = ++j;
+        j = quotedEnd(buf, j, len);
         while (j < len && buf[j] !== 0x22 && buf[j] !== LF && buf[j] !== CR) {
           if (buf[j] === 0x5c /* \ */) {
             // pbn.ts reads \" and \\ as escapes: the value then differs from its bytes.
@@ -176,8 +177,7 @@ export function scanGame(buf: Uint8Array, from: number, len: number, eof: boolea
     } else if (ch === 0x5d || ch === 0x7d) {
       e = i + 1;
     } else {
-      e = i;
-      while (e < len && !STOP[buf[e]]) e++;
+      e = tokenEnd(buf, i, len);
       if (e >= len && !eof) return NEED_MORE;
     }
     items++;
@@ -188,6 +188,24 @@ export function scanGame(buf: Uint8Array, from: number, len: number, eof: boolea
     }
     i = e;
   }
+}
+
+// The hot loops, each in a function of its own: V8 optimises a small function sooner than the whole scanner.
+
+/** The first quote, line end or backslash at or after j (or len). */
+function quotedEnd(buf: Uint8Array, j: number, len: number): number {
+  while (j < len) {
+    const c = buf[j];
+    if (c === 0x22 || c === LF || c === CR || c === 0x5c) return j;
+    j++;
+  }
+  return j;
+}
+
+/** The end of the token starting at i: the first stop at or after it (or len). */
+function tokenEnd(buf: Uint8Array, i: number, len: number): number {
+  while (i < len && !STOP[buf[i]]) i++;
+  return i;
 }
 
 /** The offset of the line end at or after i (LF or CR), or -1. */
