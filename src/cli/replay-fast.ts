@@ -116,19 +116,21 @@ function looksLikePbn(buf: Buffer, len: number): boolean {
   return i < len && (buf[i] === 0x25 || buf[i] === 0x5b || buf[i] === 0x3b);
 }
 
-const SEATS = ['N', 'E', 'S', 'W'];
+const SEAT_CODES = [0x4e, 0x45, 0x53, 0x57]; // N E S W
 const ascii = (s: string): Buffer => Buffer.from(s, 'latin1');
-/** `"SA"` and the like, by card number (suit S H D C times 13, plus rank 2..A as 0..12). */
-const CARD_JSON: Buffer[] = [];
-for (let c = 0; c < 52; c++) CARD_JSON.push(ascii(`"${'SHDC'[(c / 13) | 0]}${'23456789TJQKA'[c % 13]}"`));
 const OPEN = ascii('{"deals":[');
 const BOARD = ascii('{"board":');
 const TRICKS = ascii(',"variant":"bridge","tricks":[');
-/** A trick's JSON around its cards, by leader and by winner; each card as `"N":"SA"`, by seat and card. */
-const TRICK_HEAD = SEATS.map((s) => ascii(`{"leader":"${s}","cards":{`));
-const TRICK_TAIL = SEATS.map((s) => ascii(`},"winner":"${s}"}`));
-const SEAT_CARD: Buffer[] = [];
-for (const s of SEATS) for (let c = 0; c < 52; c++) SEAT_CARD.push(ascii(`"${s}":${CARD_JSON[c].toString('latin1')}`));
+// The 13 tricks' JSON has the same shape in every regular deal: it is copied whole from a template, then the
+// leaders, seats, cards and winners are written into their places.
+const TRICK = '{"leader":"N","cards":{"N":"S2","E":"S2","S":"S2","W":"S2"},"winner":"N"}';
+const TRICKS_TEMPLATE = ascii(Array(13).fill(TRICK).join(','));
+const AT_LEADER = TRICK.indexOf('N');
+const AT_CARD = [0, 1, 2, 3].map((k) => TRICK.indexOf('"S2"') + k * '"S2","E":'.length - 4);
+const AT_WINNER = TRICK.lastIndexOf('N');
+/** A card's suit and rank letters, by card number (suit S H D C times 13, plus rank 2..A as 0..12). */
+const SUIT_CODE = new Uint8Array(52).map((_, c) => 'SHDC'.charCodeAt((c / 13) | 0));
+const RANK_CODE = new Uint8Array(52).map((_, c) => '23456789TJQKA'.charCodeAt(c % 13));
 const WON = ascii('],"tricksWon":{"NS":');
 const FINDINGS = ascii('},"findings":[],"scored":{"NS":');
 const EW = ascii(',"EW":');
@@ -147,15 +149,18 @@ class JsonOut {
     let n = this.put(BOARD, this.n);
     n = this.digits(d.board, n);
     n = this.put(TRICKS, n);
+    n = this.put(TRICKS_TEMPLATE, n);
     for (let t = 0; t < 13; t++) {
-      if (t > 0) b[n++] = 0x2c;
+      const at = n - TRICKS_TEMPLATE.length + t * (TRICK.length + 1);
       const leader = d.leaders[t];
-      n = this.put(TRICK_HEAD[leader], n);
+      b[at + AT_LEADER] = SEAT_CODES[leader];
       for (let k = 0; k < 4; k++) {
-        if (k > 0) b[n++] = 0x2c;
-        n = this.put(SEAT_CARD[((leader + k) & 3) * 52 + d.tricks[t * 4 + k]], n);
+        const c = d.tricks[t * 4 + k], slot = at + AT_CARD[k];
+        b[slot + 1] = SEAT_CODES[(leader + k) & 3]; // "N":"S2"
+        b[slot + 5] = SUIT_CODE[c];
+        b[slot + 6] = RANK_CODE[c];
       }
-      n = this.put(TRICK_TAIL[d.winners[t]], n);
+      b[at + AT_WINNER] = SEAT_CODES[d.winners[t]];
     }
     n = this.put(WON, n);
     n = this.digits(d.ns, n);
