@@ -4,7 +4,9 @@
 // tricks of a full deal, each card held by its player, suit followed, the opening lead from declarer's left. 'slow'
 // asks for pbn.ts and the engine on this game; 'bail' for pbn.ts on the whole file (inheritance of Board or Result,
 // or a Variant, TrumpCard or Trump tag, which change how later games read).
-import { type PbnGame, eq } from './pbn-scan.js';
+import {
+  BOARD, EVENT, CONTRACT, DEAL, DEALER, DECLARER, LAYOUT, NOTE, PLAY, type PbnGame, RESULT, VULNERABLE,
+} from './pbn-scan.js';
 
 /** A regular deal: its board number, its cards in play order, each trick's leader and winner, tricks won by N-S. */
 export interface FastDeal {
@@ -25,25 +27,7 @@ const SEAT = new Int8Array(256).fill(-1);
 const DEAL_RANK = new Int8Array(256).fill(-1);
 '23456789TJQKA'.split('').forEach((c, i) => { DEAL_RANK[c.charCodeAt(0)] = i; });
 
-// Tags by what the fast path does with them.
-const BOARD = 1, DEALER = 2, VULNERABLE = 3, DEAL = 4, DECLARER = 5, CONTRACT = 6, RESULT = 7, PLAY = 8, AUCTION = 9;
-const NOTE = 10, LAYOUT = 11;
 const VULNERABLE_VALUES = ['none', 'love', '-', 'ns', 'ew', 'all', 'both'];
-
-/** The kind of a tag by its name: told apart by length and first letter, then checked whole. */
-function tagKind(buf: Uint8Array, s: number, e: number): number {
-  let name = '', kind = 0;
-  switch (e - s) {
-    case 4: if (buf[s] === 0x44) { name = 'Deal'; kind = DEAL; } else if (buf[s] === 0x50) { name = 'Play'; kind = PLAY; } else if (buf[s] === 0x4e) { name = 'Note'; kind = NOTE; } break;
-    case 5: if (buf[s] === 0x42) { name = 'Board'; kind = BOARD; } else if (buf[s] === 0x54) { name = 'Trump'; kind = LAYOUT; } break;
-    case 6: if (buf[s] === 0x44) { name = 'Dealer'; kind = DEALER; } else if (buf[s] === 0x52) { name = 'Result'; kind = RESULT; } break;
-    case 7: if (buf[s] === 0x41) { name = 'Auction'; kind = AUCTION; } else if (buf[s] === 0x56) { name = 'Variant'; kind = LAYOUT; } break;
-    case 8: if (buf[s + 1] === 0x65) { name = 'Declarer'; kind = DECLARER; } else if (buf[s] === 0x43) { name = 'Contract'; kind = CONTRACT; } break;
-    case 9: name = 'TrumpCard'; kind = LAYOUT; break;
-    case 10: name = 'Vulnerable'; kind = VULNERABLE; break;
-  }
-  return kind !== 0 && eq(buf, s, e, name) ? kind : 0;
-}
 
 // Per game, reused: where each needed tag's value starts and ends (trimmed), and the seats' suit masks.
 const vs = new Int32Array(10);
@@ -56,8 +40,8 @@ export function readFastGame(buf: Uint8Array, g: PbnGame, d: FastDeal): 'fast' |
   vs.fill(-1);
   let verdict: 'fast' | 'slow' = g.odd ? 'slow' : 'fast';
   for (let t = 0; t < g.tags; t++) {
-    const kind = tagKind(buf, g.nameStart[t], g.nameEnd[t]);
-    if (kind === 0 || kind === NOTE) continue;
+    const kind = g.kind[t];
+    if (kind === 0 || kind === NOTE || kind === EVENT) continue;
     if (kind === LAYOUT) return 'bail';
     const inherits = g.valueEnd[t] > g.valueStart[t] && buf[g.valueStart[t]] === 0x23; // '#'
     if (kind === BOARD || kind === RESULT) {

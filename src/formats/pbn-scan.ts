@@ -10,6 +10,10 @@ export const END = 2;
 export const BAIL = 3;
 export const GAME = 0;
 
+/** Tags by what the scanner and the fast path do with them (0: nothing). */
+export const BOARD = 1, DEALER = 2, VULNERABLE = 3, DEAL = 4, DECLARER = 5, CONTRACT = 6, RESULT = 7, PLAY = 8;
+export const AUCTION = 9, NOTE = 10, LAYOUT = 11, EVENT = 12;
+
 const MAX_TAGS = 256;
 const MAX_PLAY_TOKENS = 256;
 
@@ -38,6 +42,8 @@ export class PbnGame {
   readonly valueEnd = new Int32Array(MAX_TAGS);
   /** 1: the value was quoted with no backslash in it, so its bytes are the value; 0: pbn.ts must decode it. */
   readonly plain = new Uint8Array(MAX_TAGS);
+  /** The tag's kind (BOARD, DEAL, …; 0 for a tag replay does not read). */
+  readonly kind = new Uint8Array(MAX_TAGS);
   /** Tokens of the section after the game's first Play tag, as start/end pairs. */
   readonly playTokens = new Int32Array(MAX_PLAY_TOKENS * 2);
   playCount = 0;
@@ -154,15 +160,16 @@ export function scanGame(buf: Uint8Array, from: number, len: number, eof: boolea
       }
       i = j + 1;
       // A second Board or Event ends a game in pbn.ts without an empty line: left to it.
-      const isBoard = eq(buf, ns, ne, 'Board'), isEvent = eq(buf, ns, ne, 'Event');
+      const kind = tagKind(buf, ns, ne);
+      const isBoard = kind === BOARD, isEvent = kind === EVENT;
       if ((isBoard && seenBoard) || (isEvent && seenEvent)) return BAIL;
       if (isBoard) seenBoard = true;
       if (isEvent) seenEvent = true;
       if (g.tags === MAX_TAGS) { g.odd = true; section = -2; items++; continue; }
       const t = g.tags++;
-      g.nameStart[t] = ns; g.nameEnd[t] = ne; g.valueStart[t] = vs; g.valueEnd[t] = ve; g.plain[t] = plain;
+      g.nameStart[t] = ns; g.nameEnd[t] = ne; g.valueStart[t] = vs; g.valueEnd[t] = ve; g.plain[t] = plain; g.kind[t] = kind;
       section = t;
-      inPlay = !seenPlay && eq(buf, ns, ne, 'Play');
+      inPlay = !seenPlay && kind === PLAY;
       if (inPlay) seenPlay = true;
       items++;
       continue;
@@ -188,6 +195,21 @@ export function scanGame(buf: Uint8Array, from: number, len: number, eof: boolea
     }
     i = e;
   }
+}
+
+/** The kind of a tag by its name: told apart by length and first letter, then checked whole. */
+export function tagKind(buf: Uint8Array, s: number, e: number): number {
+  let name = '', kind = 0;
+  switch (e - s) {
+    case 4: if (buf[s] === 0x44) { name = 'Deal'; kind = DEAL; } else if (buf[s] === 0x50) { name = 'Play'; kind = PLAY; } else if (buf[s] === 0x4e) { name = 'Note'; kind = NOTE; } break;
+    case 5: if (buf[s] === 0x42) { name = 'Board'; kind = BOARD; } else if (buf[s] === 0x54) { name = 'Trump'; kind = LAYOUT; } else if (buf[s] === 0x45) { name = 'Event'; kind = EVENT; } break;
+    case 6: if (buf[s] === 0x44) { name = 'Dealer'; kind = DEALER; } else if (buf[s] === 0x52) { name = 'Result'; kind = RESULT; } break;
+    case 7: if (buf[s] === 0x41) { name = 'Auction'; kind = AUCTION; } else if (buf[s] === 0x56) { name = 'Variant'; kind = LAYOUT; } break;
+    case 8: if (buf[s + 1] === 0x65) { name = 'Declarer'; kind = DECLARER; } else if (buf[s] === 0x43) { name = 'Contract'; kind = CONTRACT; } break;
+    case 9: name = 'TrumpCard'; kind = LAYOUT; break;
+    case 10: name = 'Vulnerable'; kind = VULNERABLE; break;
+  }
+  return kind !== 0 && eq(buf, s, e, name) ? kind : 0;
 }
 
 // The hot loops, each in a function of its own: V8 optimises a small function sooner than the whole scanner.
