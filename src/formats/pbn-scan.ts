@@ -125,43 +125,10 @@ export function scanGame(buf: Uint8Array, from: number, len: number, eof: boolea
       continue;
     }
     if (ch === 0x5b /* [ */) {
-      // [Name "value"] or [Name value] on one line; anything else pbn.ts reports or reads across lines.
-      let j = i + 1;
-      while (j < len && SPACE[buf[j]]) j++;
-      const ns = j;
-      while (j < len && NAME[buf[j]]) j++;
-      const ne = j;
-      while (j < len && SPACE[buf[j]]) j++;
-      if (j >= len) return eof ? BAIL : NEED_MORE;
-      if (ne === ns || ne - ns > 200) return BAIL;
-      let vs: number, ve: number, plain = 1;
-      if (buf[j] === 0x22 /* " */) {
-        vs = ++j;
-        j = quotedEnd(buf, j, len);
-        while (j < len && buf[j] !== 0x22 && buf[j] !== LF && buf[j] !== CR) {
-          if (buf[j] === 0x5c /* \ */) {
-            // pbn.ts reads \" and \\ as escapes: the value then differs from its bytes.
-            plain = 0;
-            if (j + 1 >= len && !eof) return NEED_MORE;
-            if (buf[j + 1] === 0x22 || buf[j + 1] === 0x5c) j++;
-          }
-          j++;
-        }
-        if (j >= len) return eof ? BAIL : NEED_MORE;
-        if (buf[j] !== 0x22) return BAIL;
-        ve = j++;
-        while (j < len && SPACE[buf[j]]) j++;
-        if (j >= len) return eof ? BAIL : NEED_MORE;
-        if (buf[j] !== 0x5d /* ] */) return BAIL;
-      } else {
-        vs = j;
-        while (j < len && buf[j] !== 0x5d && buf[j] !== LF && buf[j] !== CR) j++;
-        if (j >= len) return eof ? BAIL : NEED_MORE;
-        if (buf[j] !== 0x5d) return BAIL;
-        ve = j;
-        plain = 0;
-      }
-      i = j + 1;
+      const j = scanTag(buf, i, len, eof);
+      if (j < 0) return j === TAG_NEED_MORE ? NEED_MORE : BAIL;
+      const ns = tagAt[0], ne = tagAt[1], vs = tagAt[2], ve = tagAt[3], plain = tagAt[4];
+      i = j;
       // A second Board or Event ends a game in pbn.ts without an empty line: left to it.
       const kind = tagKind(buf, ns, ne);
       const isBoard = kind === BOARD, isEvent = kind === EVENT;
@@ -213,6 +180,54 @@ export function tagKind(buf: Uint8Array, s: number, e: number): number {
     case 10: name = 'Vulnerable'; kind = VULNERABLE; break;
   }
   return kind !== 0 && eq(buf, s, e, name) ? kind : 0;
+}
+
+/** scanTag's answers besides the offset after the tag, and where it puts the tag's parts: name, value, plain. */
+const TAG_BAIL = -1, TAG_NEED_MORE = -2;
+const tagAt = new Int32Array(5);
+
+/**
+ * The tag at i, `[Name "value"]` or `[Name value]` on one line, into tagAt; returns the offset after its "]". A
+ * function of its own: V8 optimises the scanner sooner when it is small.
+ */
+function scanTag(buf: Uint8Array, i: number, len: number, eof: boolean): number {
+  let j = i + 1;
+  while (j < len && SPACE[buf[j]]) j++;
+  const ns = j;
+  while (j < len && NAME[buf[j]]) j++;
+  const ne = j;
+  while (j < len && SPACE[buf[j]]) j++;
+  if (j >= len) return eof ? TAG_BAIL : TAG_NEED_MORE;
+  if (ne === ns || ne - ns > 200) return TAG_BAIL;
+  let vs: number, ve: number, plain = 1;
+  if (buf[j] === 0x22 /* " */) {
+    vs = ++j;
+    j = quotedEnd(buf, j, len);
+    while (j < len && buf[j] !== 0x22 && buf[j] !== LF && buf[j] !== CR) {
+      if (buf[j] === 0x5c /* \ */) {
+        // pbn.ts reads \" and \\ as escapes: the value then differs from its bytes.
+        plain = 0;
+        if (j + 1 >= len && !eof) return TAG_NEED_MORE;
+        if (buf[j + 1] === 0x22 || buf[j + 1] === 0x5c) j++;
+      }
+      j++;
+    }
+    if (j >= len) return eof ? TAG_BAIL : TAG_NEED_MORE;
+    if (buf[j] !== 0x22) return TAG_BAIL;
+    ve = j++;
+    while (j < len && SPACE[buf[j]]) j++;
+    if (j >= len) return eof ? TAG_BAIL : TAG_NEED_MORE;
+    if (buf[j] !== 0x5d /* ] */) return TAG_BAIL;
+  } else {
+    vs = j;
+    while (j < len && buf[j] !== 0x5d && buf[j] !== LF && buf[j] !== CR) j++;
+    if (j >= len) return eof ? TAG_BAIL : TAG_NEED_MORE;
+    if (buf[j] !== 0x5d) return TAG_BAIL;
+    ve = j;
+    plain = 0;
+  }
+  tagAt[0] = ns; tagAt[1] = ne; tagAt[2] = vs; tagAt[3] = ve; tagAt[4] = plain;
+  return j + 1;
 }
 
 // The hot loops, each in a function of its own: V8 optimises a small function sooner than the whole scanner.
