@@ -131,7 +131,7 @@ export function benchReplay(opts: ReplayBenchOptions = REPLAY_DEFAULTS): BenchRe
       results,
       ratios: [
         ['ours / peer (goal >= 4x)', cases[0].name, cases[1].name],
-        ['ours / floor', cases[0].name, cases[2].name],
+        ['ours / floor (goal >= 0.67x: within 1.5x of the floor)', cases[0].name, cases[2].name],
       ],
       sanity,
     };

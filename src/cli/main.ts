@@ -6,7 +6,7 @@ type Command = (argv: string[]) => number | Promise<number>;
 
 // Each command is loaded when it is run: `tenace run` on a Pi should not pay for the emulator or the simulator.
 const COMMANDS: Record<string, () => Promise<Command>> = {
-  replay: async () => (await import('./replay.js')).replayCommand,
+  replay: async () => (await import('./replay-fast.js')).replayFastCommand,
   analyse: async () => (await import('./analyse.js')).analyseCommand,
   run: async () => (await import('./run.js')).runCommand,
   simulate: async () => (await import('./simulate.js')).simulateCommand,

@@ -87,7 +87,7 @@ export function replayJson(r: ReplayResult, score: readonly KeeperState[] | null
 }
 
 /** One deal of the DESIGN §5 JSON, with its score when the game keeps one. */
-function dealJson(d: DealResult, score: Record<string, unknown> | undefined): Record<string, unknown> {
+export function dealJson(d: DealResult, score: Record<string, unknown> | undefined): Record<string, unknown> {
   return {
     board: d.board,
     variant: d.variant,
@@ -219,8 +219,11 @@ function findingLines(d: DealResult): string[] {
   return lines;
 }
 
-/** Run the replay command; returns the process exit code (non-zero only for unreadable input). */
-export function replayCommand(argv: string[], io: CliIo = STDIO): number {
+/**
+ * Run the replay command; returns the process exit code (non-zero only for unreadable input). `skip`: deals of a PBN
+ * file already written by the fast path (replay-fast.ts), which this goes on from.
+ */
+export function replayCommand(argv: string[], io: CliIo = STDIO, skip = 0): number {
   const args = parseCommand('replay', USAGE, {
     args: argv, allowPositionals: true,
     options: {
@@ -264,11 +267,12 @@ export function replayCommand(argv: string[], io: CliIo = STDIO): number {
   const mode: OutputMode = args.values.json ? 'json' : args.values.pbn ? 'pbn' : 'text';
   const problems = new Problems(io, name);
   const out = new ReplayOutput(io, mode, scoreOpts);
+  out.deals = skip;
   // The format shows in the file's first piece (its first visible text; NUL bytes looked for in the first 64 KiB).
   const detected = detectFormat(text, name);
   try {
     if ('format' in detected && detected.format === 'pbn') {
-      streamPbnReplay(input ? input.pieces() : text, variant, problems, out);
+      streamPbnReplay(input ? input.pieces() : text, variant, problems, out, skip);
     } else {
       if (input) text = input.rest();
       replayWhole(text, name, variant, problems, out);
@@ -383,7 +387,7 @@ function replayWhole(text: string, name: string, variant: string | undefined, pr
  * one before) and written out before the next is read. Problems are reported in line order as soon as no problem
  * still to come can lie before them.
  */
-function streamPbnReplay(text: string | Iterable<string>, variant: string | undefined, problems: Problems, out: ReplayOutput): void {
+function streamPbnReplay(text: string | Iterable<string>, variant: string | undefined, problems: Problems, out: ReplayOutput, skip = 0): void {
   const scanErrors: ParseError[] = [];
   const gameErrors: ParseError[] = [];
   const unplayable: ParseError[] = [];
@@ -398,6 +402,8 @@ function streamPbnReplay(text: string | Iterable<string>, variant: string | unde
       if (!isPlayable(r)) {
         // A game of tags alone (a file cut inside its Deal tag, or junk read as PBN) would replay as an empty board.
         unplayable.push({ line: r.line ?? 0, message: `${r.board !== undefined ? `board ${r.board}` : 'this game'} has neither a deal nor any card played, so it is not replayed` });
+      } else if (skip > 0) {
+        skip--; // written by the fast path
       } else {
         flush(safe);
         const events = recordToTableLog(r);

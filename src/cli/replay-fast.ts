@@ -1,0 +1,229 @@
+// `tenace replay FILE --json` on a PBN file, fast (issue 20): one pass over the file's bytes (formats/pbn-scan.ts),
+// each game read straight into card numbers, the play judged on per-seat suit masks, and the JSON written into a
+// reused Buffer. A game the fast judge cannot pass as regular (a renounce, a lead out of turn, a claim, an unusual
+// tag) is read by pbn.ts and folded through the engine's Table, as `replay` does. Anything pbn.ts would report as a
+// problem hands the file to `replay` itself, which skips the deals already written. Other options go to `replay`.
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { BAIL, END, GAME, NEED_MORE, PbnGame, scanGame } from '../formats/pbn-scan.js';
+import { type FastDeal, readFastGame } from '../formats/pbn-fast.js';
+import { type CliIo, STDIO } from './args.js';
+
+type Sink = (bytes: Uint8Array) => void;
+
+/** Bytes of output gathered before they are written. */
+const OUT_SIZE = 1 << 20;
+/** Bytes read from the file at a time. */
+const READ_SIZE = 1 << 20;
+
+/** Write bytes to standard output, whole: a busy pipe is waited for, a closed one ends the process quietly. */
+function writeStdout(bytes: Uint8Array): void {
+  let off = 0;
+  while (off < bytes.length) {
+    try {
+      off += writeSync(1, bytes, off, bytes.length - off);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') continue;
+      if (code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw e;
+    }
+  }
+}
+
+/** `tenace replay`: the fast path for `FILE --json`, everything else (and every file it cannot read) by replay.ts. */
+export async function replayFastCommand(argv: string[], io: CliIo = STDIO, sink: Sink = writeStdout): Promise<number> {
+  const file = argv.length === 2 ? (argv[0] === '--json' ? argv[1] : argv[1] === '--json' ? argv[0] : undefined) : undefined;
+  const written = file === undefined || file.startsWith('-') ? 0 : await fastJson(file, sink);
+  if (written === 'done') return 0;
+  const { replayCommand } = await import('./replay.js');
+  return replayCommand(argv, io, written);
+}
+
+/** The engine and pbn.ts, loaded only when a game needs them. */
+type Slow = typeof import('./replay-slow.js');
+let slow: Slow | undefined;
+
+/**
+ * Replay the file as JSON. Returns 'done', or the number of deals already written when replay.ts must take over
+ * (0 when it is not a PBN file this path reads, or holds nothing to replay).
+ */
+async function fastJson(file: string, sink: Sink): Promise<number | 'done'> {
+  let fd: number;
+  try { fd = openSync(file, 'r'); } catch { return 0; }
+  const out = new JsonOut(sink);
+  try {
+    let buf = Buffer.allocUnsafe(READ_SIZE * 2);
+    let len = 0;
+    let eof = false;
+    const fill = (): void => {
+      if (len === buf.length) {
+        const bigger = Buffer.allocUnsafe(buf.length * 2);
+        buf.copy(bigger, 0, 0, len);
+        buf = bigger;
+      }
+      const n = readSync(fd, buf, len, Math.min(READ_SIZE, buf.length - len), null);
+      if (n === 0) eof = true;
+      len += n;
+    };
+    try {
+      while (!eof && len < 1 << 18) fill();
+    } catch { return 0; }
+    if (!looksLikePbn(buf, len)) return 0;
+    const g = new PbnGame();
+    const deal: FastDeal = { board: 0, tricks: new Uint8Array(52), leaders: new Uint8Array(13), winners: new Uint8Array(13), ns: 0 };
+    let at = 0;
+    let lineStart = true;
+    for (;;) {
+      const r = scanGame(buf, at, len, eof, lineStart, g);
+      if (r === NEED_MORE) {
+        // Keep the unfinished game, from where its scan starts, and read more after it.
+        buf.copy(buf, 0, g.start, len);
+        len -= g.start;
+        at = 0;
+        lineStart = g.startsLine;
+        try { fill(); } catch { return out.handOver(); }
+        continue;
+      }
+      if (r === END) break;
+      if (r === BAIL) return out.handOver();
+      if (r !== GAME) return out.handOver();
+      const verdict = readFastGame(buf, g, deal);
+      if (verdict === 'bail') return out.handOver();
+      if (verdict === 'fast') {
+        out.fastDeal(deal);
+      } else {
+        slow ??= await import('./replay-slow.js');
+        const json = slow.slowGameJson(buf.toString('utf8', g.start, g.end), out.deals === 0);
+        if (json === null) return out.handOver();
+        if (json !== '') out.text(json);
+      }
+      at = g.end;
+      lineStart = false;
+    }
+    if (out.deals === 0) return 0;
+    out.end();
+    return 'done';
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** PBN by its content, as detectFormat decides it: no NUL byte, and '%', '[' or ';' first after white space. */
+function looksLikePbn(buf: Buffer, len: number): boolean {
+  if (buf.subarray(0, len).indexOf(0) >= 0) return false;
+  let i = 0;
+  while (i < len && (buf[i] === 32 || (buf[i] >= 9 && buf[i] <= 13))) i++;
+  return i < len && (buf[i] === 0x25 || buf[i] === 0x5b || buf[i] === 0x3b);
+}
+
+const SEAT_CODES = [0x4e, 0x45, 0x53, 0x57]; // N E S W
+const ascii = (s: string): Buffer => Buffer.from(s, 'latin1');
+const OPEN = ascii('{"deals":[');
+const BOARD = ascii('{"board":');
+const TRICKS = ascii(',"variant":"bridge","tricks":[');
+// The 13 tricks' JSON has the same shape in every regular deal: it is copied whole from a template, then the
+// leaders, seats, cards and winners are written into their places.
+const TRICK = '{"leader":"N","cards":{"N":"S2","E":"S2","S":"S2","W":"S2"},"winner":"N"}';
+const TRICKS_TEMPLATE = ascii(Array(13).fill(TRICK).join(','));
+const AT_LEADER = TRICK.indexOf('N');
+const AT_CARD = [0, 1, 2, 3].map((k) => TRICK.indexOf('"S2"') + k * '"S2","E":'.length - 4);
+const AT_WINNER = TRICK.lastIndexOf('N');
+/** A card's suit and rank letters, by card number (suit S H D C times 13, plus rank 2..A as 0..12). */
+const SUIT_CODE = new Uint8Array(52).map((_, c) => 'SHDC'.charCodeAt((c / 13) | 0));
+const RANK_CODE = new Uint8Array(52).map((_, c) => '23456789TJQKA'.charCodeAt(c % 13));
+const WON = ascii('],"tricksWon":{"NS":');
+const FINDINGS = ascii('},"findings":[],"scored":{"NS":');
+const EW = ascii(',"EW":');
+
+/** The JSON output in a reused Buffer, written out a megabyte at a time. */
+class JsonOut {
+  deals = 0;
+  private readonly buf = Buffer.allocUnsafe(OUT_SIZE + 65536);
+  private n = 0;
+  constructor(private readonly sink: Sink) {}
+
+  /** One regular deal, from its 52 cards in play order. */
+  fastDeal(d: FastDeal): void {
+    this.open();
+    const b = this.buf;
+    let n = this.put(BOARD, this.n);
+    n = this.digits(d.board, n);
+    n = this.put(TRICKS, n);
+    n = this.put(TRICKS_TEMPLATE, n);
+    for (let t = 0; t < 13; t++) {
+      const at = n - TRICKS_TEMPLATE.length + t * (TRICK.length + 1);
+      const leader = d.leaders[t];
+      b[at + AT_LEADER] = SEAT_CODES[leader];
+      for (let k = 0; k < 4; k++) {
+        const c = d.tricks[t * 4 + k], slot = at + AT_CARD[k];
+        b[slot + 1] = SEAT_CODES[(leader + k) & 3]; // "N":"S2"
+        b[slot + 5] = SUIT_CODE[c];
+        b[slot + 6] = RANK_CODE[c];
+      }
+      b[at + AT_WINNER] = SEAT_CODES[d.winners[t]];
+    }
+    n = this.put(WON, n);
+    n = this.digits(d.ns, n);
+    n = this.put(EW, n);
+    n = this.digits(13 - d.ns, n);
+    n = this.put(FINDINGS, n);
+    n = this.digits(d.ns, n);
+    n = this.put(EW, n);
+    n = this.digits(13 - d.ns, n);
+    b[n++] = 0x7d; b[n++] = 0x7d;
+    this.n = n;
+    this.flushIfFull();
+  }
+
+  /** One deal's JSON text, made by the engine's path. */
+  text(json: string): void {
+    this.open();
+    const bytes = Buffer.byteLength(json);
+    if (this.n + bytes > this.buf.length) {
+      this.flush();
+      if (bytes > this.buf.length) { this.sink(Buffer.from(json)); return; }
+    }
+    this.n += this.buf.write(json, this.n);
+    this.flushIfFull();
+  }
+
+  /** Close the JSON and write what is left. */
+  end(): void {
+    this.n += this.buf.write(']}\n', this.n, 'latin1');
+    this.flush();
+  }
+
+  /** Write what is gathered and say how many deals replay.ts is to skip. */
+  handOver(): number {
+    this.flush();
+    return this.deals;
+  }
+
+  private open(): void {
+    if (this.deals++ === 0) this.n = this.put(OPEN, this.n);
+    else this.buf[this.n++] = 0x2c;
+  }
+
+  /** A non-negative integer in decimal, as JSON writes it. */
+  private digits(v: number, at: number): number {
+    if (v < 10) { this.buf[at] = 0x30 + v; return at + 1; }
+    const s = String(v);
+    for (let k = 0; k < s.length; k++) this.buf[at + k] = s.charCodeAt(k);
+    return at + s.length;
+  }
+
+  private put(src: Buffer, at: number): number {
+    this.buf.set(src, at);
+    return at + src.length;
+  }
+
+  private flushIfFull(): void {
+    if (this.n >= OUT_SIZE) this.flush();
+  }
+
+  private flush(): void {
+    if (this.n === 0) return;
+    this.sink(this.buf.subarray(0, this.n));
+    this.n = 0;
+  }
+}
