@@ -34,17 +34,8 @@ export function readCsvTravellers(text: string): TravellersRead {
   const out: TravellersRead = { format: 'csv', travellers: [], lines: [], errors: [] };
   const { rows, errors } = csvTravellerRows(text);
   out.errors.push(...errors);
-  const seen = new Map<string, number>();
-  for (const { line, raw } of rows) {
-    const t = lineToTraveller(raw);
-    if ('error' in t) { out.errors.push({ line, message: t.error }); continue; }
-    const key = dedupeKey(t);
-    const before = seen.get(key);
-    if (before !== undefined) { out.errors.push({ line, message: `${where(t)} is already on line ${before}: remove one of the two lines` }); continue; }
-    seen.set(key, line);
-    out.travellers.push(t);
-    out.lines.push(line);
-  }
+  const push = collector(out, 'remove one of the two lines');
+  for (const { line, raw } of rows) push(line, raw);
   return out;
 }
 
@@ -54,6 +45,21 @@ function bridgeContract(value: unknown): string | { error: string } {
   if (/^pass(ed)?$/i.test(value.trim())) return 'PASS';
   const c = parseContract(value.replace(/\s+/g, ''));
   return c.ok ? formatContract(c.value) : { error: `contract: ${c.error}` };
+}
+
+/** A collector of travellers: each line checked, and a second line of the same result refused naming the first. */
+function collector(out: TravellersRead, twice: string): (line: number, raw: unknown) => void {
+  const seen = new Map<string, number>();
+  return (line, raw) => {
+    const t = lineToTraveller(raw);
+    if ('error' in t) { out.errors.push({ line, message: t.error }); return; }
+    const key = dedupeKey(t);
+    const before = seen.get(key);
+    if (before !== undefined) { out.errors.push({ line, message: `${where(t)} is already on line ${before}: ${twice}` }); return; }
+    seen.set(key, line);
+    out.travellers.push(t);
+    out.lines.push(line);
+  };
 }
 
 /** One NDJSON line into a traveller, or the first problem with it. */
@@ -120,7 +126,7 @@ function where(t: WhistTraveller): string {
 /** Read a travellers NDJSON text: one result object a line; blank lines and lines starting with # are skipped. */
 export function readNdjsonTravellers(text: string): TravellersRead {
   const out: TravellersRead = { format: 'ndjson', travellers: [], lines: [], errors: [] };
-  const seen = new Map<string, number>();
+  const push = collector(out, 'remove one of the two lines');
   text.replace(/^\uFEFF/, '').split('\n').forEach((raw, k) => {
     const line = k + 1;
     const s = raw.trim();
@@ -132,14 +138,7 @@ export function readNdjsonTravellers(text: string): TravellersRead {
       out.errors.push({ line, message: `not JSON (${(e as Error).message}): each line is one result, e.g. ${EXAMPLE}` });
       return;
     }
-    const t = lineToTraveller(json);
-    if ('error' in t) { out.errors.push({ line, message: t.error }); return; }
-    const key = dedupeKey(t);
-    const before = seen.get(key);
-    if (before !== undefined) { out.errors.push({ line, message: `${where(t)} is already on line ${before}: remove one of the two lines` }); return; }
-    seen.set(key, line);
-    out.travellers.push(t);
-    out.lines.push(line);
+    push(line, json);
   });
   return out;
 }
@@ -189,17 +188,7 @@ export function readPbnTravellers(text: string): TravellersRead {
   const tables = scoreTables(text);
   const recordAt = (line: number) => [...records].reverse().find((r) => (r.line ?? 0) <= line);
   const withTable = new Set(tables.map((st) => recordAt(st.line)));
-  const seen = new Map<string, number>();
-  const push = (line: number, raw: Record<string, unknown>): void => {
-    const t = lineToTraveller(raw);
-    if ('error' in t) { out.errors.push({ line, message: t.error }); return; }
-    const key = dedupeKey(t);
-    const before = seen.get(key);
-    if (before !== undefined) { out.errors.push({ line, message: `${where(t)} is already on line ${before}: remove one of the two` }); return; }
-    seen.set(key, line);
-    out.travellers.push(t);
-    out.lines.push(line);
-  };
+  const push = collector(out, 'remove one of the two');
   const num = (v: string | undefined): number | string | undefined => (v === undefined ? undefined : /^\d+$/.test(v) ? Number(v) : v);
 
   for (const st of tables) {
