@@ -11,7 +11,7 @@ import { replayCommand } from '../../src/cli/replay.js';
 import { parsePbn } from '../../src/formats/pbn.js';
 import { recordsByBoard } from '../../src/club/exports/common.js';
 import type { ScoreReport, SessionExport } from '../../src/club/types.js';
-import { randomSession } from './random-session.js';
+import { randomSession, randomSessions as sessions } from './random-session.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,13 +26,6 @@ function canonical(r: ScoreReport): unknown {
   };
 }
 
-const sessions = fc.record({
-  seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
-  movement: fc.constantFrom('compass' as const, 'mitchell' as const, 'howell' as const),
-  tables: fc.integer({ min: 3, max: 5 }),
-  boardsPerRound: fc.integer({ min: 1, max: 2 }),
-  game: fc.constantFrom('average', 'matchpoints', 'cross-imps', 'butler'),
-}).map((o) => randomSession({ ...o, bridge: o.game !== 'average', method: o.game as 'average' }));
 
 /**
  * The published report as scoring gives it for the lines in the order every export writes them (board, round,

@@ -2,6 +2,7 @@
 // tray, and a random result at every table that plays it (whist tricks with now and then a revoke under Dup. X.4 or
 // an "average score for the deal", or bridge contracts with a pass-out or a director's award), scored by the club's
 // own scoring, so the report is what the director would publish.
+import fc from 'fast-check';
 import { formatCard } from '../../src/cards/card.js';
 import { formatDeal } from '../../src/cards/deal.js';
 import { SEATS } from '../../src/cards/seat.js';
@@ -85,3 +86,12 @@ export function randomSession(o: RandomSessionOptions): SessionExport {
     schedule, records, travellers, report,
   };
 }
+
+/** fast-check sessions of every movement and scoring method the exports carry, for the round-trip properties. */
+export const randomSessions = fc.record({
+  seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+  movement: fc.constantFrom('compass' as const, 'mitchell' as const, 'howell' as const),
+  tables: fc.integer({ min: 3, max: 5 }),
+  boardsPerRound: fc.integer({ min: 1, max: 2 }),
+  game: fc.constantFrom('average', 'matchpoints', 'cross-imps', 'butler'),
+}).map((o) => randomSession({ ...o, bridge: o.game !== 'average', method: o.game as 'average' }));

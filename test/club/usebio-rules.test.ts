@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { exportUsebio } from '../../src/club/exports/index.js';
 import type { SessionExport } from '../../src/club/types.js';
-import { randomSession } from './random-session.js';
+import { randomSessions as sessions } from './random-session.js';
 
 /** The text of each `<name>` directly in a block (the export writes one element a line). */
 function el(block: string, name: string): string | undefined {
@@ -14,13 +14,6 @@ function el(block: string, name: string): string | undefined {
 }
 const blocks = (xml: string, name: string): string[] => [...xml.matchAll(new RegExp(`<${name}>[^]*?</${name}>`, 'g'))].map((m) => m[0]);
 
-const sessions = fc.record({
-  seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
-  movement: fc.constantFrom('compass' as const, 'mitchell' as const, 'howell' as const),
-  tables: fc.integer({ min: 3, max: 5 }),
-  boardsPerRound: fc.integer({ min: 1, max: 2 }),
-  game: fc.constantFrom('average', 'matchpoints', 'cross-imps', 'butler'),
-}).map((o) => randomSession({ ...o, bridge: o.game !== 'average', method: o.game as 'average' }));
 
 /** The pairs of the file: key "number direction" (direction only with two winners), place and total. */
 function participants(xml: string): Map<string, { place: string; total: number; dir?: string }> {

@@ -1,7 +1,7 @@
 // Building blocks of the seed's team and pair movements (compass, gilman, howell-teams, four-pairs, six-pairs,
 // memory-duplicate): pair ids named by starting table as the seed does ("No. 3 N & S" is "3NS"), a table of a round,
 // and the whole schedule with the originals marked. Option and count checks come from schedule-kit.ts. Pure.
-import type { MovementKind, MovementRound, MovementTable, Schedule } from '../types.js';
+import type { MovementTable, Schedule } from '../types.js';
 import { markOriginals } from './schedule-kit.js';
 
 /** The N-S pair (or team pair) that starts at table `t`: "3NS". */
@@ -32,17 +32,8 @@ export function range(from: number, to: number): number[] {
   return Array.from({ length: Math.max(0, to - from + 1) }, (_, k) => from + k);
 }
 
-/** What a generator hands over to become a Schedule. */
-export interface ScheduleParts {
-  movement: string;
-  tables: number;
-  kind: MovementKind;
-  boardsPerRound: number;
-  trays: number;
-  rounds: MovementRound[];
-  participants: string[];
-  options?: Record<string, string | number | boolean>;
-}
+/** What a generator hands over to become a Schedule: the schedule before its originals are marked. */
+export type ScheduleParts = Schedule;
 
 /**
  * The Schedule, with each table's `original` flags: a tray is dealt where it is first played (round, then slot,
