@@ -1,7 +1,6 @@
 // `tenace analyse FILE [--json | --pbn]`: each deal of a table log, PBN or LIN file with double-dummy eyes: the table
 // of what each seat makes as declarer in each strain, the par (bridge), and where play is recorded the tricks each
 // card cost. DDS does the solving, in a child process (src/dd).
-import { readFileSync } from 'node:fs';
 import { PBN_EXPORT_HEAD, formatPbnGame, parseCompactContract, printable } from '../formats/index.js';
 import type { Seat } from '../cards/seat.js';
 import { replayWithFacts } from '../laws/engine.js';
@@ -12,7 +11,7 @@ import { type DealAnalysis, type DealInput, analyseDeal, optimumResultTable, par
 import { type CliIo, EX_USAGE, STDIO, parseCommand } from './args.js';
 import { loadLog } from './load-log.js';
 import { type DealHead, dealHeads, exportRecord } from './replay.js';
-import { readStdin } from './stdin.js';
+import { readInput } from './stdin.js';
 
 const USAGE = `usage: tenace analyse FILE [--json | --pbn] [--no-play]
   FILE        a table log (.ndjson), PBN or LIN file; - reads standard input
@@ -132,14 +131,9 @@ export async function analyseCommand(argv: string[], io: CliIo = STDIO, dd?: Dou
     io.err('tenace analyse: --json and --pbn are two output formats: choose one\n');
     return EX_USAGE;
   }
-  const name = file === '-' ? 'stdin' : file;
-  let text: string;
-  try {
-    text = file === '-' ? readStdin() : readFileSync(file, 'utf8');
-  } catch (e) {
-    io.err(`tenace analyse: cannot read ${name}: ${(e as Error).message}\n`);
-    return 66;
-  }
+  const input = readInput('analyse', file, io);
+  if (typeof input === 'number') return input;
+  const { text, name } = input;
   const log = loadLog(text, name);
   for (const e of log.errors.slice(0, MAX_ERRORS)) io.err(`${printable(`${name}:${e.line}: ${e.message}`)}\n`);
   if (log.errors.length > MAX_ERRORS) io.err(`${name}: ${log.errors.length - MAX_ERRORS} more problems not shown\n`);

@@ -1,12 +1,11 @@
 // `tenace score TRAVELLERS [--method M] [--json]`: score a travellers file (NDJSON, PBN with results, or CSV travellers).
-import { readFileSync } from 'node:fs';
 import { BRIDGE_METHODS, ScoringError, WHIST_METHODS, scoreTravellers } from '../club/scoring/index.js';
 import { readTravellers } from '../club/scoring/travellers.js';
 import type { WhistReport } from '../club/scoring/whist.js';
 import type { ScoreReport } from '../club/types.js';
 import { printable } from '../formats/quote.js';
 import { type CliIo, EX_USAGE, STDIO, parseCommand } from './args.js';
-import { readStdin } from './stdin.js';
+import { readInput } from './stdin.js';
 
 const METHODS = [...WHIST_METHODS, ...BRIDGE_METHODS];
 const USAGE = `usage: tenace score TRAVELLERS [--method ${METHODS.join('|')}] [--matches teams|pairs] [--json]
@@ -101,15 +100,9 @@ export async function scoreCommand(argv: string[], io: CliIo = STDIO): Promise<n
     io.err(`tenace score: --matches "${printable(matches, 40)}" is unknown: use teams or pairs\n`);
     return EX_USAGE;
   }
-  const name = file === '-' ? 'stdin' : file;
-  let text: string;
-  try {
-    text = file === '-' ? readStdin() : readFileSync(file, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    io.err(`tenace score: cannot read ${printable(name)}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}\n`);
-    return 66;
-  }
+  const input = readInput('score', file, io);
+  if (typeof input === 'number') return input;
+  const { text, name } = input;
   const read = readTravellers(text);
   for (const e of read.errors.slice(0, MAX_ERRORS)) io.err(`${printable(`${name}:${e.line}: ${e.message}`)}\n`);
   if (read.errors.length > MAX_ERRORS) io.err(`${printable(name)}: ${read.errors.length - MAX_ERRORS} more problems not shown\n`);
