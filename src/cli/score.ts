@@ -39,6 +39,9 @@ function table(head: string[], rows: string[][]): string[] {
   return [fmt(head), ...rows.map(fmt)];
 }
 
+/** A pair as people read it: its id, then its players where they are known. */
+const who = (p: ScoreReport['pairs'][number]): string => (p.names?.length ? `${p.pair} ${p.names.join(' & ')}` : p.pair);
+
 /** The standings for people: a table in rank order, the averages or the matches, and the adjusted results. */
 export function reportText(report: ScoreReport): string {
   const r = report as WhistReport;
@@ -49,14 +52,14 @@ export function reportText(report: ScoreReport): string {
   if (r.method === 'average') {
     out.push(`Duplicate whist · plus and minus against the averages (Compass Whist) · ${count}`);
     if (r.averages) out.push(`Average: N-S ${r.averages.NS}, E-W ${r.averages.EW}`, '');
-    out.push(...table(['rank', 'pair', 'side', 'tricks', '+/-'], r.pairs.map((p) => [p.rankLabel ?? String(p.rank), p.pair, side(p.direction), String(p.total), signed(p.vsAverage)])));
+    out.push(...table(['rank', 'pair', 'side', 'tricks', '+/-'], r.pairs.map((p) => [p.rankLabel ?? String(p.rank), who(p), side(p.direction), String(p.total), signed(p.vsAverage)])));
     const best = (d: string) => r.pairs.find((p) => p.direction === d);
     const ns = best('NS');
     const ew = best('EW');
     if (ns && ew) out.push('', `Best N-S: ${ns.pair} (${signed(ns.vsAverage)}) · best E-W: ${ew.pair} (${signed(ew.vsAverage)})`);
   } else if (r.method === 'team-matches') {
     out.push(`Duplicate whist · matches: the most matches wins, tricks decide ties · ${count}`, '');
-    out.push(...table(['rank', 'team', 'matches', 'tricks +/-'], r.pairs.map((p) => [p.rankLabel ?? String(p.rank), p.pair, String(p.matches ?? p.total), signed(p.vsAverage)])));
+    out.push(...table(['rank', 'team', 'matches', 'tricks +/-'], r.pairs.map((p) => [p.rankLabel ?? String(p.rank), who(p), String(p.matches ?? p.total), signed(p.vsAverage)])));
     if (r.matches?.length) {
       out.push('', 'Matches:');
       for (const m of r.matches) {
@@ -68,10 +71,10 @@ export function reportText(report: ScoreReport): string {
     }
   } else if (r.method === 'individuals') {
     out.push(`Duplicate whist · individuals: the fewest tricks lost against the top score wins · ${count}`, '');
-    out.push(...table(['rank', 'player', 'lost', '+/-', 'tricks'], r.pairs.map((p) => [p.rankLabel ?? String(p.rank), p.pair, String(p.lost ?? ''), signed(p.vsAverage), String(p.total)])));
+    out.push(...table(['rank', 'player', 'lost', '+/-', 'tricks'], r.pairs.map((p) => [p.rankLabel ?? String(p.rank), who(p), String(p.lost ?? ''), signed(p.vsAverage), String(p.total)])));
   } else {
     out.push(`Bridge · ${r.method} · ${count}`, '');
-    out.push(...table(['rank', 'pair', 'side', 'total', '%'], r.pairs.map((p) => [p.rankLabel ?? String(p.rank), p.pair, side(p.direction), String(p.total), p.percent === undefined ? '' : String(p.percent)])));
+    out.push(...table(['rank', 'pair', 'side', 'total', '%'], r.pairs.map((p) => [p.rankLabel ?? String(p.rank), who(p), side(p.direction), String(p.total), p.percent === undefined ? '' : String(p.percent)])));
   }
   const notes = r.boards.flatMap((b) => b.results.flatMap((x) => (x.notes ?? []).map((n) => `  board ${b.board}, ${x.ns} v ${x.ew}${x.table !== undefined ? ` at table ${x.table}` : ''}: ${n}`)));
   if (notes.length) out.push('', 'Adjusted:', ...notes);
@@ -125,6 +128,8 @@ export async function scoreCommand(argv: string[], io: CliIo = STDIO): Promise<n
     io.err(`tenace score: ${printable(err.message)}\n`);
     return /not written yet/.test(err.message) ? 70 : 65;
   }
+  // The players' names where the file gives them, as the director's standings carry them.
+  if (read.names) report = { ...report, pairs: report.pairs.map((p) => (read.names![p.pair] ? { ...p, names: read.names![p.pair] } : p)) };
   io.out(args.values.json ? `${JSON.stringify(report)}\n` : reportText(report));
   return 0;
 }

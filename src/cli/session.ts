@@ -176,7 +176,7 @@ function formatOutcome(r: import('../club/types.js').ScoreReport, c: import('../
   for (const p of r.pairs) {
     const vs = p.vsAverage === undefined ? '' : ` ${p.vsAverage > 0 ? '+' : ''}${p.vsAverage}`;
     const pct = p.percent === undefined ? '' : ` ${p.percent.toFixed(2)}%`;
-    lines.push(`  ${String(p.rankLabel ?? p.rank).padStart(3)}  ${p.pair.padEnd(6)} ${(p.direction ?? '').padEnd(2)} ${String(p.total).padStart(6)}${vs}${pct}`);
+    lines.push(`  ${String(p.rankLabel ?? p.rank).padStart(3)}  ${p.pair.padEnd(6)} ${(p.direction ?? '').padEnd(2)} ${String(p.total).padStart(6)}${vs}${pct}${p.names?.length ? `  ${p.names.join(' & ')}` : ''}`);
   }
   lines.push(`trays verified at ${c.verified} of ${c.overplays} overplays; ${c.plays} plays scored (${c.claims} ended with a claim, ${c.handScored} entered by hand)`);
   for (const f of c.fouled) lines.push(`  fouled tray ${f.board} at table ${f.table}: ${f.found ? `found at its first misplaced card, ${f.card}` : 'NOT found'}`);

@@ -295,6 +295,8 @@ describe('PBN 2.1 export with results', () => {
     // The total column is marked descending ("+", §5.2), as the rows are.
     expect(parsePbn(text).records[0].tags.TotalScoreTable).toMatch(/;\+TotalMP\\/);
     expect(parsePbn(text).records[1].tags.TotalScoreTable).toBeUndefined();
+    // `tenace score` reads the names back (issue 17: "its standings equal `npx tenace score` ... with player names").
+    expect(readPbnTravellers(text).names).toEqual(s.names);
   });
 
   it('whist has no contract: the ScoreTable carries Tricks_NS and Tricks_EW, no Contract/Declarer/Result, and the file says so in a comment', () => {

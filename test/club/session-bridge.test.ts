@@ -88,8 +88,11 @@ describe('a bridge club session (issue 17)', () => {
         expect(r.contract).toBe(p.contract);
         expect(r.declarerTricks).toBe(p.result!.tricks);
       }
+      // The director gave every pair its players on the console before play: the standings name them, and so does
+      // `tenace score` on the export (the TotalScoreTable's Names column).
+      expect(s.pairs.every((p) => p.names?.length === 2)).toBe(true);
       const scored = await scoreExport(exported);
-      const line = (p: ScoreReport['pairs'][number]) => `${p.pair} ${p.total} ${p.rank}`;
+      const line = (p: ScoreReport['pairs'][number]) => `${p.pair} ${p.names?.join(' & ')} ${p.total} ${p.rank}`;
       expect(scored.pairs.map(line)).toEqual(s.pairs.map(line));
     }, 180_000);
   }

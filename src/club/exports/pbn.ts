@@ -3,6 +3,7 @@
 // (§5.8). Whist has no contract: its ScoreTable leaves out Contract, Declarer and Result and carries the tricks of
 // each side in the user-defined columns Tricks_NS and Tricks_EW (§5.2 allows columns with user defined names).
 import type { SessionExport, TrayRecord } from '../types.js';
+export { type PbnTable, readPbnTables } from '../../formats/pbn-tables.js';
 import { variantNames } from '../../laws/variants.js';
 import type { BoardDd } from '../../dd/boards.js';
 import { optimumResultTable, parTags } from '../../dd/deal.js';
@@ -204,40 +205,4 @@ export function exportPbn(s: SessionExport, dd?: (rec: TrayRecord, bridge: boole
   const head = ['% PBN 2.1', '% EXPORT', `% tenace club session ${s.session}: ${s.schedule.movement}, ${s.schedule.tables} tables, scored by ${s.report.method}`];
   if (!bridge) head.push('% Whist: no contract; the ScoreTable gives the tricks of each side (Tricks_NS, Tricks_EW) after the penalties of the code');
   return [...head, '', games.map((g) => g.join('\r\n')).join('\r\n\r\n'), ''].join('\r\n');
-}
-
-/** One table read back from PBN text: its column names (without widths or order marks) and rows of elements. */
-export interface PbnTable { board?: number; columns: string[]; rows: string[][] }
-
-/**
- * Read the tables named `tagName` (ScoreTable, TotalScoreTable) back from PBN text, with the board of the game each
- * belongs to. Lenient like PBN import: elements are tokens or quoted strings; the table ends at the next tag or an
- * empty line.
- */
-export function readPbnTables(text: string, tagName: string): PbnTable[] {
-  const out: PbnTable[] = [];
-  let board: number | undefined;
-  let current: PbnTable | null = null;
-  for (const raw of text.replace(/\r\n?/g, '\n').split('\n')) {
-    const line = raw.trim();
-    if (line === '') { current = null; board = undefined; continue; }
-    if (line.startsWith('%')) continue;
-    const t = /^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$/.exec(line);
-    if (t) {
-      current = null;
-      if (t[1] === 'Board') board = Number(t[2]);
-      if (t[1] === tagName) {
-        const columns = t[2].replace(/\\(["\\])/g, '$1').split(';').map((c) => c.replace(/\\\d+[LR]?$/, '').replace(/^[+-]/, ''));
-        current = { columns, rows: [] };
-        if (board !== undefined) current.board = board;
-        out.push(current);
-      }
-      continue;
-    }
-    if (current) {
-      const cells = [...line.matchAll(/"((?:[^"\\]|\\.)*)"|(\S+)/g)].map((m) => (m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : m[2]));
-      current.rows.push(cells);
-    }
-  }
-  return out;
 }

@@ -4,6 +4,7 @@
 import { SEATS, seatIndex } from '../../cards/seat.js';
 import { closest } from '../../config/suggest.js';
 import { parsePbn } from '../../formats/pbn.js';
+import { readPbnTables } from '../../formats/pbn-tables.js';
 import { printable } from '../../formats/quote.js';
 import { formatContract, parseContract, parseContractText } from '../../cards/contract.js';
 import { ScoringError } from './errors.js';
@@ -17,6 +18,8 @@ export interface TravellersRead {
   /** `lines[i]` is the line of `travellers[i]` in the text. */
   lines: number[];
   errors: { line: number; message: string }[];
+  /** The players of each pair, where the file names them (a PBN TotalScoreTable's Names column). */
+  names?: Record<string, string[]>;
 }
 
 const FIELDS = ['board', 'ns', 'ew', 'table', 'round', 'tricks', 'contract', 'marks', 'players', 'adjusted', 'made', 'wonBeforeRevoke', 'version', 'handScored', 'lead'];
@@ -266,12 +269,31 @@ export function readPbnTravellers(text: string): TravellersRead {
     if (round !== undefined) r.round = num(round);
     push(rec.line ?? 0, r);
   }
+  const names = pbnNames(text);
+  if (names) out.names = names;
   // In the file's order, as a reader looks for them.
   const order = out.lines.map((line, i) => ({ line, t: out.travellers[i] })).sort((a, b) => a.line - b.line);
   out.travellers = order.map((o) => o.t);
   out.lines = order.map((o) => o.line);
   out.errors.sort((a, b) => a.line - b.line);
   return out;
+}
+
+/** The players of each pair from a TotalScoreTable's PairId and Names columns (§5.8: names separated by ';'). */
+function pbnNames(text: string): Record<string, string[]> | undefined {
+  const out: Record<string, string[]> = {};
+  for (const t of readPbnTables(text, 'TotalScoreTable')) {
+    const pair = t.columns.indexOf('PairId');
+    const names = t.columns.indexOf('Names');
+    if (pair < 0 || names < 0) continue;
+    for (const row of t.rows) {
+      const id = row[pair];
+      const list = (row[names] ?? '').split(';').map((n) => n.trim()).filter((n) => n !== '');
+      // A pair without players is written with its id alone.
+      if (id && list.length > 0 && !(list.length === 1 && list[0] === id)) out[id] = list;
+    }
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** A ScoreTable row's Contract ("4H", "3NTX", "Pass") and Declarer ("E") as one compact contract, "4HE". */

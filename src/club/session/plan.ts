@@ -64,6 +64,8 @@ export interface PlannedPlay {
 export interface SessionPlan {
   session: string;
   variant: string;
+  /** The seed the plan was made from (the players' names are made from it too). */
+  seed: number;
   /** A trump suit declared for the sitting, no trump turned (Dup. IV.11). */
   trump?: 'S' | 'H' | 'D' | 'C';
   schedule: Schedule;
@@ -158,7 +160,7 @@ export function planSession(opts: PlanOptions): SessionPlan {
     list.push(p);
     plays.set(p.table, list);
   }
-  return { session: opts.session, variant: opts.variant, ...(opts.trump ? { trump: opts.trump } : {}), schedule: opts.schedule, trays, plays, handScored: [...manual] };
+  return { session: opts.session, variant: opts.variant, seed: opts.seed, ...(opts.trump ? { trump: opts.trump } : {}), schedule: opts.schedule, trays, plays, handScored: [...manual] };
 }
 
 /** The tray code a table's scanner reads for a board of the session. */

@@ -15,6 +15,7 @@ import { DEFAULT_BASE, sessionTopics } from '../../feed/topics.js';
 import type { ClubAlert, RoundAssignment, ScoreReport, TrayRecord } from '../types.js';
 import { type PlannedPlay, type SessionPlan, trayCodeOf } from './plan.js';
 import { type DirectorProcess, startDirectorProcess } from './director-process.js';
+import { enterNames } from './names.js';
 
 export interface RunOptions {
   plan: SessionPlan;
@@ -119,6 +120,9 @@ export async function runSession(opts: RunOptions): Promise<SessionOutcome> {
     // The page as bound: a port taken by another program stops the director, and its sentence stops the session.
     await director.ready(waitMs);
     say(`director page at ${director.url}`);
+    // The director gives the pairs their players on the console before play starts, as at a club.
+    const unnamed = await enterNames(director.url!, plan);
+    if (unnamed) say(unnamed);
 
     const speed = opts.speed === 'max' ? 'max' : opts.speed * REAL_EVENTS_PER_SECOND;
     const tables = new Map<number, TableHandle>();

@@ -1,0 +1,53 @@
+// The players' names of a simulated session, entered as the director enters them: on the console, signed in, one
+// pair at a time (POST /api/pairs/<pair>), so the names reach the assignments, the standings and the exports by the
+// same path as at a club. The names are made from the plan's seed, so a session gives the same names again.
+import type { SessionPlan } from './plan.js';
+import type { PlayerName } from '../director/players.js';
+
+const FIRST = ['Ada', 'Bernard', 'Clara', 'Dennis', 'Edith', 'Frank', 'Grace', 'Harold', 'Irene', 'Jack', 'Kathleen', 'Leonard',
+  'Margaret', 'Norman', 'Olive', 'Percy', 'Queenie', 'Ronald', 'Sylvia', 'Thomas', 'Una', 'Victor', 'Winifred', 'Walter'];
+const LAST = ['Ashby', 'Barker', 'Culbertson', 'Dawson', 'Ely', 'Foster', 'Goren', 'Hoyle', 'Irwin', 'Jacoby', 'Kemp', 'Lenz',
+  'Mollo', 'Norris', 'Osborne', 'Pavlicek', 'Reese', 'Stayman', 'Truscott', 'Vanderbilt', 'Whitfeld', 'Yarborough'];
+
+/** The players of each pair of the plan, with member numbers: two a pair, four a team, one an individual; from the seed. */
+export function plannedNames(plan: SessionPlan): Record<string, PlayerName[]> {
+  const out: Record<string, PlayerName[]> = {};
+  let k = plan.seed >>> 0;
+  const pick = <T>(list: readonly T[]): T => {
+    // A small LCG of the seed: the names only need to be repeatable, not random.
+    k = (Math.imul(k, 1664525) + 1013904223) >>> 0;
+    return list[k % list.length];
+  };
+  const size = { pairs: 2, teams: 4, individuals: 1 }[plan.schedule.kind];
+  plan.schedule.participants.forEach((pair, i) => {
+    out[pair] = Array.from({ length: size }, (_, j) => ({ name: `${pick(FIRST)} ${pick(LAST)}`, member: String(10_001 + i * size + j) }));
+  });
+  return out;
+}
+
+/**
+ * Sign in on the director's console and give every pair its players. On a fresh store the simulator sets the first
+ * password (allowed from this computer only, as for a director at first run); a kept store with a password set needs
+ * it in TENACE_DIRECTOR_PASSWORD. Resolves to null, or one sentence saying why no names were entered.
+ */
+export async function enterNames(directorUrl: string, plan: SessionPlan, password = process.env.TENACE_DIRECTOR_PASSWORD): Promise<string | null> {
+  const api = (path: string) => new URL(`api/${path}`, directorUrl);
+  const me = await (await fetch(api('me'))).json() as { passwordSet?: boolean };
+  const json = { 'content-type': 'application/json' };
+  let login: Response;
+  if (!me.passwordSet) {
+    login = await fetch(api('first-password'), { method: 'POST', headers: json, body: JSON.stringify({ password: password ?? `sim-${plan.seed}-${process.pid}-${Date.now()}` }) });
+  } else {
+    if (!password) return 'no names entered: the console\'s password is set in this store; give it in TENACE_DIRECTOR_PASSWORD';
+    login = await fetch(api('login'), { method: 'POST', headers: json, body: JSON.stringify({ password }) });
+  }
+  const signed = await login.json() as { ok?: boolean; csrf?: string; error?: string };
+  if (!signed.ok || !signed.csrf) return `no names entered: the console refused the sign-in (${signed.error ?? login.status})`;
+  const headers = { ...json, cookie: (login.headers.get('set-cookie') ?? '').split(';')[0], 'x-tenace-csrf': signed.csrf };
+  for (const [pair, players] of Object.entries(plannedNames(plan))) {
+    const res = await fetch(api(`pairs/${encodeURIComponent(pair)}`), { method: 'POST', headers, body: JSON.stringify({ players }) });
+    const j = await res.json() as { ok?: boolean; error?: string };
+    if (!j.ok) return `no names entered for ${pair}: ${j.error ?? res.status}`;
+  }
+  return null;
+}
