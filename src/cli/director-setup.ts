@@ -43,6 +43,7 @@ export async function startSetup(file: string, db?: string): Promise<SetupRun | 
   const console = consoleApi({
     auth: new ConsoleAuth({ db: store.db }), players: new Players(store.db, 'setup'), participants: () => [],
     decide: async () => ({ ok: false, error: 'session: none is running yet; finish the set-up and press Start' }), pairsChanged: async () => undefined,
+    pins: () => ({}), handScored: () => [],
   });
   let port = 0;
   const web = await startDirectorWeb({

@@ -139,6 +139,16 @@ describe('the director\'s console in Chromium', () => {
     expect(box!.height).toBeGreaterThanOrEqual(44);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await shot(page, 'phone');
+    // Issue 17: the table PINs are on the console, for the director to give each table; table 2 is hand-scored.
+    await page.getByRole('button', { name: 'Table PINs' }).click();
+    const pins = rig.s.tablePins();
+    await poll(() => sheet(page).locator('table.pins tr[data-table]').count()).toBe(2);
+    for (const t of ['1', '2']) expect(await sheet(page).locator(`tr[data-table="${t}"] .pin`).textContent()).toBe(pins[t]);
+    expect(await sheet(page).locator('tr[data-table="2"]').textContent()).toContain('/hand/?table=2');
+    expect(await sheet(page).locator('tr[data-table="1"]').textContent()).toContain('the table\'s own screen');
+    expect(await page.evaluate(() => document.querySelector('#sheet')!.scrollWidth)).toBeLessThanOrEqual(390);
+    await saveScreenshot(page, join(SCREENSHOTS, 'console-pins-phone.png'), { fullPage: false });
+    await sheet(page).getByRole('button', { name: 'Close' }).click();
     await page.getByRole('button', { name: 'Late play' }).click();
     expect(await page.locator('#sheet-law').textContent()).toBe('the movement');
     await saveScreenshot(page, join(SCREENSHOTS, 'console-decision-phone.png'), { fullPage: false });
@@ -154,6 +164,8 @@ describe('the director\'s console in Chromium', () => {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ transaction: 'spectator-1' }),
     })).status);
     expect(status).toBe(401);
+    // Nor may a spectator read the tables' PINs.
+    expect(await page.evaluate(async () => (await fetch('api/pins')).status)).toBe(401);
     expect((await rig.store.decisions('s1')).some((d) => d.transaction === 's:spectator-1')).toBe(false);
     await shot(page, 'spectator-phone');
   });

@@ -23,6 +23,7 @@ function law(action) {
     'correct-tray': bridge ? 'Law 87A' : 'Dup. V.1',
     'advance-round': bridge ? 'Law 8A' : 'the movement',
     names: '',
+    pins: '',
   }[action];
 }
 
@@ -262,6 +263,27 @@ async function names(error) {
 }
 
 // ------------------------------------------------------------------------------------------------------------------
+// PINs: what the players of each table type on their terminal before it lets them act
+
+async function pins() {
+  const r = await api('pins');
+  if (!r.ok) return r.status === 401 ? signIn() : sheet('Table PINs', '', [], [button('Close', 'primary', closeSheet)], r.error);
+  const list = el('table', 'pins');
+  const head = el('tr');
+  head.append(el('th', null, 'Table'), el('th', null, 'PIN'), el('th', null, 'Where the players enter it'));
+  list.append(head);
+  for (const t of r.tables) {
+    const row = el('tr');
+    row.dataset.table = t.table;
+    const where = t.handScored ? `the hand-scoring page: ${new URL(`hand/?table=${encodeURIComponent(t.table)}`, location.href).href}` : 'the table\'s own screen';
+    row.append(el('td', null, `Table ${tableNo(t.table) || t.table}`), el('td', 'pin', t.pin), el('td', null, where));
+    list.append(row);
+  }
+  sheet('Table PINs', '', [el('p', 'summary', 'Give each table its PIN: only the players at that table can then enter a contract, a claim or a result.'), list],
+    [button('Close', 'primary', closeSheet)]);
+}
+
+// ------------------------------------------------------------------------------------------------------------------
 // Signing in
 
 function signIn(error) {
@@ -336,7 +358,7 @@ function drawTrayFindings() {
 
 // ------------------------------------------------------------------------------------------------------------------
 
-const ACTIONS = { 'adjust-score': () => adjustScore(), 'fouled-board': fouledBoard, 'late-play': latePlay, 'correct-tray': correctTray, 'advance-round': advanceRound, names: () => names() };
+const ACTIONS = { 'adjust-score': () => adjustScore(), 'fouled-board': fouledBoard, 'late-play': latePlay, 'correct-tray': correctTray, 'advance-round': advanceRound, names: () => names(), pins };
 for (const b of document.querySelectorAll('#actions .action')) b.addEventListener('click', () => { if (snap) ACTIONS[b.dataset.action](); });
 $('signin').addEventListener('click', () => signIn());
 $('signout').addEventListener('click', async () => { await api('logout', {}); await refreshMe(); });

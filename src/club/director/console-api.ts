@@ -19,6 +19,10 @@ export interface ConsoleApiOptions {
   decide(cmd: string, body: string): Promise<Record<string, unknown>>;
   /** The pairs' names changed: give the tables their assignments again, with the names. */
   pairsChanged(): Promise<void>;
+  /** Each table's PIN for this session, by table id (the players type it on their terminal). */
+  pins(): Record<string, string>;
+  /** The hand-scored tables' ids (their terminal is the director's /hand/ page). */
+  handScored(): string[];
 }
 
 /** The HTTP side of the console: `handle` answers /api/... and `view` gives each reader the snapshot it may see. */
@@ -40,6 +44,9 @@ export interface ConsoleService {
   players: Players | null;
   decide(cmd: string, body: string): Promise<Record<string, unknown>>;
   renamePairs(): Promise<void>;
+  tablePins(): Record<string, string>;
+  /** A hand-scored table's view; null for a table with readers. */
+  handTable(id: string): unknown;
 }
 
 /** The console of a started director service, its password in the service's store. */
@@ -47,6 +54,7 @@ export function directorConsole(svc: ConsoleService, db: Kysely<DirectorDb>): Co
   return consoleApi({
     auth: new ConsoleAuth({ db }), players: svc.players!, participants: () => svc.schedule.participants,
     decide: (cmd, body) => svc.decide(cmd, body), pairsChanged: () => svc.renamePairs(),
+    pins: () => svc.tablePins(), handScored: () => Object.keys(svc.tablePins()).filter((t) => svc.handTable(t) !== null),
   });
 }
 
@@ -65,7 +73,7 @@ export function consoleApi(o: ConsoleApiOptions): ConsoleApi {
       if (path === '/api/me' && !write) {
         return reply(res, 200, { ok: true, signedIn: !!session, passwordSet: await o.auth.passwordSet(), canSetPassword: local(req), ...(session ? { csrf: session.csrf } : {}) });
       }
-      if (!write && path !== '/api/players') return reply(res, 404, { ok: false, error: `path: ${path} is not part of the console` });
+      if (!write && path !== '/api/players' && path !== '/api/pins') return reply(res, 404, { ok: false, error: `path: ${path} is not part of the console` });
       if (path === '/api/login' || path === '/api/first-password') {
         const body = await readJson(req);
         if (!body.ok) return reply(res, 400, { ok: false, error: body.error });
@@ -87,6 +95,11 @@ export function consoleApi(o: ConsoleApiOptions): ConsoleApi {
       if (path === '/api/players') {
         if (write) return reply(res, 405, { ok: false, error: 'method: the players list grows as names are given to pairs (POST /api/pairs/<pair>)' });
         return reply(res, 200, { ok: true, players: await o.players.list(), pairs: o.players.pairs(), participants: o.participants() });
+      }
+      if (path === '/api/pins') {
+        if (write) return reply(res, 405, { ok: false, error: 'method: the PINs are made by the director for the session; read them with GET' });
+        const hand = new Set(o.handScored());
+        return reply(res, 200, { ok: true, tables: Object.entries(o.pins()).map(([table, pin]) => ({ table, pin, handScored: hand.has(table) })) });
       }
       const body = await readJson(req);
       if (!body.ok) return reply(res, 400, { ok: false, error: body.error });
