@@ -7,6 +7,7 @@ import type { RoundAssignment, Schedule } from '../club/types.js';
 import { boardVulnerability, contractScore, isVulnerable, type Vulnerability } from '../club/scoring/bridge-score.js';
 import { type PublicFinding, isDealOver, publicFindings } from '../feed/projection.js';
 import type { TableEvent } from '../formats/table-log.js';
+import { shownAfterClaim } from '../club/trays/record.js';
 import type { Table } from '../laws/engine.js';
 import { getVariant } from '../laws/variants.js';
 
@@ -52,6 +53,11 @@ export interface TerminalDeal {
   claim: { seat: Seat; tricks: number; accepted: boolean } | null;
   /** The last claim disputed, while no claim stands and the play goes on. */
   disputed: { seat: Seat; by: Seat } | null;
+  /**
+   * A claim accepted at the tray's first play (no record yet): the cards each seat still has to pass over its reader
+   * so that the record is complete for the next tables; null when nothing is to be shown.
+   */
+  showCards: { seat: Seat; left: number }[] | null;
   over: boolean;
   result: TerminalResult | null;
   /** Card reads of this deal that can be undone as misreads, newest first. */
@@ -147,6 +153,7 @@ function dealOf(i: TerminalInputs): TerminalDeal | null {
     findings: publicFindings(r.findings, { released: true, ended: over, visible }).map(plain),
     claim: r.claim ? { ...r.claim } : null,
     disputed,
+    showCards: deal.hands === undefined && deal.overplay !== true ? cardsToShow(i.events, seen) : null,
     over,
     result: over ? resultOf(i, bridge, board, contract, deal.vulnerable) : null,
     reads: readsOf(i.events, undone),
@@ -155,6 +162,13 @@ function dealOf(i: TerminalInputs): TerminalDeal | null {
       ? `Board ${board} has been played at every table: its traveller is on the director's results page (this table does not hold it).`
       : `The traveller of board ${board} is not shown yet: other tables have still to play it.`,
   };
+}
+
+/** Per seat, the cards still to show after an accepted claim (13 less those played and shown); null before one. */
+function cardsToShow(events: readonly TableEvent[], played: Record<Seat, string[]>): TerminalDeal['showCards'] {
+  const after = shownAfterClaim(events);
+  if (!after.accepted) return null;
+  return ORDER.map((seat) => ({ seat, left: Math.max(0, 13 - played[seat].length - after.shown[seat].filter((c) => !played[seat].includes(c)).length) }));
 }
 
 function readsOf(events: readonly TableEvent[], undone: ReadonlySet<number>): TerminalDeal['reads'] {

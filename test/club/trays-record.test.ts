@@ -81,6 +81,38 @@ describe('recordFromPlay', () => {
     expect(whyNoRecord(played(events))).toMatch(/claimed/);
   });
 
+  // Issue 17: "An accepted claim ends the deal with the claimed result ... The cards not played stay the tray record's,
+  // so the record is complete for the overplays." Am. 27: the result "as then claimed or admitted, is established".
+  it('Am. 27, a claim accepted at the original play: the cards the players then pass over their readers complete the record', () => {
+    const sim = simulateDeal(createRng(11), { variant: 'duplicate-whist', board: 1, withHands: false, firstSeq: 1 });
+    const places = sim.events.map((e, i) => (e.type === 'place' ? i : -1)).filter((i) => i >= 0);
+    const cut = places[1 + 40];
+    const rest = sim.events.slice(cut).filter((e) => e.type === 'place');
+    expect(rest).toHaveLength(12);
+    const claim: TableEvent[] = [{ type: 'claim', seat: 'N', tricks: 3 }, { type: 'claim-accepted', seat: 'E' }];
+    // Shown, not played: the order no longer matters, and a pass over the reader is a place and a lift.
+    const shown = [...rest].reverse().flatMap((e) => [e, { ...e, type: 'lift' } as TableEvent]);
+    const rec = recordFromPlay(played([...sim.events.slice(0, cut), ...claim, ...shown]));
+    expect(rec?.hands).toBe(formatDeal(sim.hands as unknown as Deal));
+    expect(rec?.trumpCard).toBe(formatCard(sim.trumpTurned!));
+    // Until the last card is shown, no record, and the reason says what the players do.
+    const short = [...sim.events.slice(0, cut), ...claim, ...shown.slice(2)];
+    expect(recordFromPlay(played(short))).toBeNull();
+    expect(whyNoRecord(played(short))).toMatch(/pass the cards they still hold over their readers/);
+    // The claimed result stands (the shown cards change nothing): N-S take the 3 claimed tricks.
+    const claimedOnly = played([...sim.events.slice(0, cut), ...claim]).result.tricksWon;
+    expect(claimedOnly.NS + claimedOnly.EW).toBe(13);
+    expect(played([...sim.events.slice(0, cut), ...claim, ...shown]).result.tricksWon).toEqual(claimedOnly);
+  });
+
+  it('a claim disputed, then played out: the record is made from the play', () => {
+    const sim = simulateDeal(createRng(11), { variant: 'duplicate-whist', board: 1, withHands: false, firstSeq: 1 });
+    const places = sim.events.map((e, i) => (e.type === 'place' ? i : -1)).filter((i) => i >= 0);
+    const cut = places[1 + 40];
+    const events: TableEvent[] = [...sim.events.slice(0, cut), { type: 'claim', seat: 'N', tricks: 3 }, { type: 'claim-disputed', seat: 'E' }, ...sim.events.slice(cut)];
+    expect(recordFromPlay(played(events))?.hands).toBe(formatDeal(sim.hands as unknown as Deal));
+  });
+
   it('an incomplete play (fewer than 13 cards a seat) and an abandoned deal make no record', () => {
     const sim = simulateDeal(createRng(12), { variant: 'duplicate-whist', board: 1, withHands: false });
     const short = sim.events.slice(0, sim.events.length - 8);

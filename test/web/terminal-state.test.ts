@@ -89,6 +89,22 @@ describe('the terminal view', () => {
     expect(v.deal?.reads.map((r) => `${r.seq} ${r.seat} ${r.card}`)).toEqual(['5 E S3', '2 N S2']);
   });
 
+  it('Am. 27, a claim accepted at the tray\'s first play: the terminal asks each player to pass the cards still held over the reader, and counts them down', () => {
+    const g = game({ variant: 'bridge', contract: '4HS', board: 1 }).trick('W: S2 SA S3 SK');
+    const claim: TableEvent[] = [{ type: 'claim', seat: 'S', tricks: 12 }, { type: 'claim-accepted', seat: 'W' }];
+    const log = g.log().map((e) => (e.type === 'deal' ? { ...e, hands: undefined } : e)) as TableEvent[];
+    const v = terminalView({ table: '1', variant: 'bridge', ...fold([...log, ...claim]), assignment: null, schedule: null, released: [] });
+    expect(v.deal?.showCards).toEqual([{ seat: 'N', left: 12 }, { seat: 'E', left: 12 }, { seat: 'S', left: 12 }, { seat: 'W', left: 12 }]);
+    // North passes two cards (a card passed twice counts once); the claimed result is unchanged.
+    const passed = fold([...log, ...claim, { type: 'place', seat: 'N', card: 'H2' }, { type: 'lift', seat: 'N', card: 'H2' }, { type: 'place', seat: 'N', card: 'H2' }, { type: 'place', seat: 'N', card: 'H3' }]);
+    const after = terminalView({ table: '1', variant: 'bridge', ...passed, assignment: null, schedule: null, released: [] });
+    expect(after.deal?.showCards?.[0]).toEqual({ seat: 'N', left: 10 });
+    expect(after.deal?.result?.tricks).toEqual(v.deal?.result?.tricks);
+    // An overplay holds the record already: nothing to show.
+    const over = fold([...g.log(), ...claim]);
+    expect(terminalView({ table: '1', variant: 'bridge', ...over, assignment: null, schedule: null, released: [] }).deal?.showCards).toBeNull();
+  });
+
   it('contracts in words', () => {
     expect(contractWords('4HSX')).toBe('4♥ doubled by South');
     expect(contractWords('3NTEXX')).toBe('3NT redoubled by East');

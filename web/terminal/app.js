@@ -181,6 +181,10 @@ function resultScreen(d) {
   const head = d.board !== null ? `Board ${d.board}: result` : 'Result';
   const claim = d.claim?.accepted ? `<p class="lead">${SEAT[d.claim.seat]}'s claim of ${d.claim.tricks} was accepted.</p>` : '';
   const adj = r.adjustment ? `<p class="note">${esc(r.adjustment)}</p>` : '';
+  // A claim at the tray's first play: the cards not played make the tray's record for the next tables.
+  const left = (d.showCards ?? []).filter((x) => x.left > 0);
+  const show = left.length === 0 ? '' : `<div class="show-cards" role="status"><p class="lead">Before the cards go back in the tray: each player passes the cards still in hand over the reader, one at a time, face down. The next tables' cards are checked against them.</p>
+    <p class="big">${left.map((x) => `${SEAT[x.seat]}: ${x.left} to pass`).join(' · ')}</p></div>`;
   let tail;
   if (!r.acceptedBy) {
     tail = `<p class="lead">${r.acceptBy.map((s) => SEAT[s]).join(' or ')}: is this result right?</p>
@@ -190,7 +194,7 @@ function resultScreen(d) {
       ${view.nextRound ? `<p class="big">${esc(view.nextRound)}</p>` : '<p class="lead">Scan the next tray when you are ready.</p>'}`;
   }
   return `<h2>${head}</h2><p class="big">${esc(r.summary).replace(/[♠♥♦♣]/g, (s) => `<span class="${'SHDC'['♠♥♦♣'.indexOf(s)]}">${s}</span>`)}</p>
-    ${scoreBox(r.scored)}${claim}${adj}${findingsList(d.findings)}${tail}`;
+    ${scoreBox(r.scored)}${claim}${show}${adj}${findingsList(d.findings)}${tail}`;
 }
 
 function directorScreens() {

@@ -4,7 +4,7 @@
 import { cardCode, formatCard, suitOf } from '../../cards/card.js';
 import { type Hand, addCard, emptyHand, holds } from '../../cards/hand.js';
 import { formatDeal } from '../../cards/deal.js';
-import { type Seat, isSeat, seatIndex } from '../../cards/seat.js';
+import { SEATS, type Seat, isSeat, seatIndex } from '../../cards/seat.js';
 import { tableSeat, traySeat, turnedSide } from '../../cards/tray-turn.js';
 import type { DealEvent, TableEvent } from '../../formats/table-log.js';
 import { Table } from '../../laws/engine.js';
@@ -34,8 +34,11 @@ export function whyNoRecord(a: PlayedDeal): string | null {
  * the turned trump card in turned-trump variants, the declared trump (Dup. IV.11), the dealer, and for bridge the
  * vulnerability (from the deal event, else by the board number, Law 2).
  *
- * Null when the hands are not complete: a seat in play with fewer than 13 cards played (a claim ends the play with
- * cards unplayed, so a claimed deal never makes a record; so does a stretch of unknown order that lost cards), an
+ * After an accepted claim, the cards each seat shows over its reader (passed over it, not played) count with the
+ * cards it played: the claimed deal makes the record once every seat's 13 are seen.
+ *
+ * Null when the hands are not complete: a seat in play with fewer than 13 cards played or shown (a claim not yet
+ * answered, cards still to be shown after one, a stretch of unknown order that lost cards), an
  * abandoned deal, a card seen twice, a deal without a board number, or a turned-trump deal whose trump card was
  * not seen turned (the trump slip could not be written). `whyNoRecord` gives the reason.
  */
@@ -60,14 +63,18 @@ function build(a: PlayedDeal): { record: TrayRecord | null; why: string | null }
   const events = a.events.filter((e) => e.seq === undefined || !undone.has(e.seq) || e.type === 'undo');
 
   const table = new Table({ keepEvents: true });
+  const after = shownAfterClaim(a.events);
+  const { claimed, accepted } = after;
   for (let i = 0; i < a.events.length; i++) {
     const e = a.events[i];
     if (i > 0 && e.type === 'deal') return no('a second deal event came before this deal was complete');
     if (e.type === 'abandon') return no(`the deal was abandoned${e.reason ? ` (${e.reason})` : ''}`);
-    if (e.type === 'claim') return no(`${e.seat} claimed: the unplayed cards are not known, so the record would be incomplete`);
+    // The cards shown after an accepted claim are not play: the fold stops at the acceptance.
+    if (after.acceptedAt !== undefined && i > after.acceptedAt && (e.type === 'place' || e.type === 'lift')) continue;
     table.apply(e);
   }
-  const seen = table.cardsSeen();
+  const played = table.cardsSeen();
+  const seen = accepted ? Object.fromEntries(SEATS.map((st) => [st, [...played[st], ...after.shown[st]]])) as Record<Seat, string[]> : played;
   // A turned tray (Memory Duplicate's overplay): the table's seats are not the tray's; the record names the tray's.
   const turn = dealEv.turn ?? 0;
   const seats = (dealEv.seats ?? variant.seats).filter(isSeat);
@@ -75,7 +82,11 @@ function build(a: PlayedDeal): { record: TrayRecord | null; why: string | null }
   const all = emptyHand();
   for (const seat of seats) {
     const cards = seen[seat];
-    if (cards.length !== 13) return no(`${seat} played ${cards.length} cards, not 13: the hands are not complete`);
+    if (cards.length !== 13) {
+      if (claimed && !accepted) return no(`${claimed} claimed and the claim is not answered: the unplayed cards are not known, so the record would be incomplete`);
+      if (accepted) return no(`${seat} played and showed ${cards.length} cards after the claim, not 13: the players pass the cards they still hold over their readers to complete the tray's record`);
+      return no(`${seat} played ${cards.length} cards, not 13: the hands are not complete`);
+    }
     const hand = emptyHand();
     for (const c of cards) {
       const code = cardCode(c);
@@ -107,6 +118,34 @@ function build(a: PlayedDeal): { record: TrayRecord | null; why: string | null }
   }
   if (variant.trump === 'contract') record.vulnerable = dealEv.vulnerable !== undefined ? turnedSide(dealEv.vulnerable, turn) : boardVulnerability(dealEv.board);
   return { record, why: null };
+}
+
+/** What a deal's claim leaves to show: the claim standing or accepted, and the cards shown over the readers since. */
+export interface ShownAfterClaim {
+  /** The claimant of the claim standing or accepted; null when none (a disputed claim is withdrawn). */
+  claimed: Seat | null;
+  accepted: boolean;
+  /** The index of the acceptance in the events. */
+  acceptedAt?: number;
+  /** Per seat, the cards placed on its reader after the acceptance (each once; an undone read does not count). */
+  shown: Record<Seat, string[]>;
+}
+
+/**
+ * After an accepted claim the play is over (Am. 27), but the players pass the cards they still hold over their
+ * readers, so that the tray's record is complete for the overplays: those cards are shown, not played.
+ */
+export function shownAfterClaim(events: readonly TableEvent[]): ShownAfterClaim {
+  const undone = new Set<number>();
+  for (const e of events) if (e.type === 'undo') undone.add(e.target);
+  const out: ShownAfterClaim = { claimed: null, accepted: false, shown: { N: [], E: [], S: [], W: [] } };
+  events.forEach((e, i) => {
+    if (e.type === 'claim') out.claimed = e.seat;
+    else if (e.type === 'claim-disputed') out.claimed = null;
+    else if (e.type === 'claim-accepted' && out.claimed && !out.accepted) { out.accepted = true; out.acceptedAt = i; }
+    else if (out.accepted && e.type === 'place' && e.card !== undefined && !undone.has(e.seq ?? -1) && !out.shown[e.seat].includes(e.card)) out.shown[e.seat].push(e.card);
+  });
+  return out;
 }
 
 /** The seq of the first (0) or last (-1) event that carries one; 0 when none does (a hand-written log). */
