@@ -1,0 +1,125 @@
+// Cluster mode: partitions taken up and given up, and what the other instances stored read back.
+import { tableTopics } from '../../feed/topics.js';
+import type { Decision } from './decisions.js';
+import { TableFold } from './fold.js';
+import { partitionOf } from './leases.js';
+import { type DirectorState, type TableState, Work, resultKey, isLeader } from './state.js';
+import { commit } from './commit.js';
+import { decisionFilter, tableFilters, mqttSubscribe, mqttUnsubscribe, pub, publishSessionTopics } from './mqtt.js';
+import { requestEvents, foldReady } from './gap-fill.js';
+import { updateReleased } from './results.js';
+import { initialAssignments, advanceIdle } from './rounds.js';
+import { applyDecisionState } from './take-decision.js';
+import { scheduleFlush } from './standings.js';
+
+/** Partitions changed hands: stop following the tables lost, and take up the tables gained from the store. */
+export async function repartition(st: DirectorState, gained: number[], lost: number[]): Promise<void> {
+  const owned = st.owned!;
+  const parts = st.c.cluster!.partitions;
+  const tablesOf = (ps: number[]) => [...st.tables.values()].filter((ts) => ps.includes(partitionOf(ts.no, parts)));
+  const wasLeader = lost.includes(0);
+  for (const ts of tablesOf(lost)) {
+    owned.delete(ts.id);
+    mqttUnsubscribe(st, tableFilters(st, ts.id));
+    resetTable(st, ts);
+  }
+  if (wasLeader) mqttUnsubscribe(st, [decisionFilter(st)]);
+  const taken = tablesOf(gained);
+  if (taken.length > 0) {
+    // What the previous holder stored is the starting point: its results, records and decisions first, then this
+    // partition's events folded again (which derives nothing new), then the tables are asked for the rest.
+    await syncFromStore(st);
+    const s = st.store!;
+    const first = await s.firstSeqs(st.c.session);
+    const work = new Work();
+    for (const ts of taken) {
+      owned.add(ts.id);
+      resetTable(st, ts);
+      const f = first.get(ts.id);
+      if (f !== undefined) ts.firstSeq = f;
+      for (const r of st.results.values()) if (r.table === ts.id) ts.recorded.add(r.fromSeq);
+      for (const e of await s.events(st.c.session, ts.id)) {
+        ts.pending.set(e.seq, { ...e.event, seq: e.seq });
+        ts.maxSeq = Math.max(ts.maxSeq, e.seq);
+      }
+      foldReady(st, ts, work);
+    }
+    initialAssignments(st, work);
+    if (work.writes.length > 0) await commit(st, async (tx) => { for (const w of work.writes) await w(tx); });
+    for (const p of work.publishes) p();
+    mqttSubscribe(st, [...(gained.includes(0) ? [decisionFilter(st)] : []), ...taken.flatMap((ts) => tableFilters(st, ts.id))]);
+    for (const ts of taken) {
+      const a = st.assignments.get(ts.id);
+      if (a) pub(st, tableTopics(st.c.club.id, ts.id, st.c.mqtt.baseTopic).assignment, a, true);
+      requestEvents(st, ts);
+    }
+  }
+  if (gained.includes(0)) publishSessionTopics(st);
+  scheduleFlush(st);
+}
+
+/** Forget a table's fold, to follow it again from the store (or not at all). */
+export function resetTable(st: DirectorState, ts: TableState): void {
+  ts.fold = new TableFold(st.c.variant);
+  ts.firstSeq = null;
+  ts.pending.clear();
+  ts.maxSeq = 0;
+  ts.status = 'unknown';
+  ts.recorded.clear();
+  ts.request = null;
+}
+
+/**
+ * Read back what the other instances stored: results, tray records, assignments, alerts and decisions. The store
+ * is the truth they share; standings and released trays are derived from it by the holder of partition 0.
+ */
+export async function syncFromStore(st: DirectorState): Promise<void> {
+  const s = st.store!;
+  const session = st.c.session;
+  let changed = false;
+  for (const r of await s.results(session)) {
+    if (st.owned?.has(r.table)) continue;
+    const key = resultKey(r);
+    const prev = st.results.get(key);
+    if (prev && prev.fromSeq === r.fromSeq && prev.toSeq === r.toSeq) continue;
+    st.results.set(key, r);
+    const list = st.playedAt.get(r.traveller.board) ?? [];
+    if (!list.includes(r.table)) list.push(r.table);
+    st.playedAt.set(r.traveller.board, list);
+    changed = true;
+  }
+  for (const r of await s.trays(session)) {
+    if ((st.records.get(r.board)?.rev ?? 0) < r.rev) {
+      st.records.set(r.board, r);
+      changed = true;
+    }
+  }
+  for (const a of await s.assignments(session)) {
+    // A later round, or the same round given again by a decision (a late play adds a tray to it).
+    const mine = st.assignments.get(a.table);
+    if (!mine || mine.round < a.round || (mine.round === a.round && mine.at < a.at)) {
+      st.assignments.set(a.table, a);
+      changed = true;
+    }
+  }
+  for (const { id, alert } of await s.alerts(session)) {
+    if (st.alertIds.has(id)) continue;
+    st.alertIds.add(id);
+    st.alerts.push(alert);
+    changed = true;
+  }
+  for (const d of await s.decisions(session)) {
+    if (st.decisions.has(d.transaction)) continue;
+    st.decisions.set(d.transaction, d);
+    if ((d.response as { ok?: boolean }).ok === true) applyDecisionState(st, { name: d.cmd, params: d.request } as Decision);
+    changed = true;
+  }
+  if (!changed) return;
+  st.standingsDirty = true;
+  const work = new Work();
+  updateReleased(st, work);
+  if (isLeader(st)) advanceIdle(st, work);
+  if (work.writes.length > 0) await commit(st, async (tx) => { for (const w of work.writes) await w(tx); });
+  for (const p of work.publishes) p();
+  scheduleFlush(st);
+}

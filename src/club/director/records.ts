@@ -1,0 +1,77 @@
+// Tray records: the record made from a tray's first play, and a later play compared with it (a fouled tray).
+import type { ClubAlert, TrayRecord } from '../types.js';
+import { getVariant } from '../../laws/variants.js';
+import type { Completion } from './fold.js';
+import { type DirectorState, type TableState, Work, warnOnce } from './state.js';
+import { pub } from './mqtt.js';
+import { raise } from './alerts.js';
+
+/** A deal's play against its tray's record: the record made from an original play, or a fouled-tray alert. */
+export function checkRecord(st: DirectorState, ts: TableState, c: Completion, round: number | undefined, work: Work): void {
+  const original = c.deal.hands === undefined && c.deal.overplay !== true;
+  const existing = st.records.get(c.board);
+  if (existing?.source.kind === 'original-play' && existing.source.table === ts.id && existing.source.fromSeq === c.fromSeq) return;
+  if (!existing && !original) return;
+  let mine: TrayRecord | null;
+  try {
+    mine = st.fns.recordFromPlay({ session: st.c.session, table: ts.id, events: c.events, result: c.result, at: st.now().toISOString(), variant: st.c.variant });
+  } catch (err) {
+    warnOnce(st, 'recordFromPlay', { err: (err as Error).message }, 'director: cannot make tray records');
+    return;
+  }
+  if (!mine) return;
+  if (!existing) {
+    const rec: TrayRecord = { ...mine, rev: 1 };
+    st.records.set(rec.board, rec);
+    let stands = true;
+    work.write(async (tx) => {
+      if (await tx.putTray(st.c.session, rec)) return;
+      // Another director instance stored this tray's original first (a cluster): that record stands, and this play
+      // is compared with it as any later play is.
+      const first = await tx.tray(st.c.session, rec.board);
+      if (!first) return;
+      stands = false;
+      st.records.set(first.board, first);
+      const fouled = fouledAlert(st, ts, c, round, first, mine, original);
+      if (fouled && !st.alertIds.has(fouled.id) && await tx.putAlert(st.c.session, fouled.id, fouled.alert)) {
+        st.alertIds.add(fouled.id);
+        st.alerts.push(fouled.alert);
+        work.publish(() => pub(st, st.topics.alerts, fouled.alert, false));
+      }
+    });
+    work.publish(() => {
+      if (stands) pub(st, st.topics.tray(rec.board), rec, true);
+    });
+    return;
+  }
+  const fouled = fouledAlert(st, ts, c, round, existing, mine, original);
+  if (fouled) raise(st, fouled.id, fouled.alert, work);
+}
+
+/** The fouled-tray alert when a play's hands differ from the record, with the tray doctor's moves; null when equal. */
+export function fouledAlert(st: DirectorState, ts: TableState, c: Completion, round: number | undefined, existing: TrayRecord, mine: TrayRecord, original: boolean): { id: string; alert: ClubAlert } | null {
+  try {
+    const differences = st.fns.handDifferences(existing.hands, mine.hands);
+    if (differences.length === 0) return null;
+    const moves = st.fns.trayDoctor(existing.hands, mine.hands);
+    const outcome = st.fns.fouledTrayOutcome(st.schedule.tables, original ? 'original' : 'overplay', 'hands', getVariant(st.c.variant).trump === 'contract' ? 'bridge' : 'whist');
+    const cards = differences.map((d) => `${d.card} (${d.table} here, ${d.record} in the record)`).join(', ');
+    return {
+      id: `fouled-tray:${ts.id}:${c.board}:${c.fromSeq}`,
+      alert: {
+        schema: 1, type: 'tenace.alert', kind: 'fouled-tray', session: st.c.session, table: ts.id, board: c.board,
+        ...(round !== undefined ? { round } : {}), law: outcome.law,
+        message: `Tray ${c.board} at table ${ts.id} held other hands than its record: ${cards}. ${outcome.law}: ${outcome.message}`,
+        differences, moves, outcome, seq: c.toSeq, at: st.now().toISOString(),
+      },
+    };
+  } catch (err) {
+    warnOnce(st, 'handDifferences', { err: (err as Error).message }, 'director: cannot compare tray records');
+    return null;
+  }
+}
+
+/** The tray records in force (latest revision of each board). */
+export function trayRecords(st: DirectorState): TrayRecord[] {
+  return [...st.records.values()].sort((a, b) => a.board - b.board);
+}
