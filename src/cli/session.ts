@@ -13,7 +13,7 @@ const USAGE = 'usage: tenace session simulate --tables N --movement NAME [--boar
   + '         [--trump S|H|D|C] [--broker URL] [--db FILE] [--speed X|max] [--seed S] [--faults fouled=N,wrong-tray=N,revokes=N]\n'
   + '         [--manual N] [--claims N] [--http-port P] [--serial auto|pty|loopback] [--club C] [--session S] [--json] [--exit] [--log-level L] [--log-json]\n'
   + '  --manual N    the last N tables are hand-scored: no readers, their results entered on the director\'s terminal (/hand/)\n'
-  + '  --claims N    N overplays end with a claim of the last tricks (default: one in six)\n'
+  + '  --claims N    N plays end with a claim of the last tricks, the first at a tray\'s first play (default: one in six)\n'
   + '  --http-port P the director page\'s port (default 8080; 0 picks a free one)\n'
   + '  --log-json    the log as JSON lines even on a terminal (it is JSON whenever stderr is not a terminal)\n'
   + '  --speed X     a multiple of real play (a card event every 1.5 s at each table); default 10; max: as fast as it goes\n'

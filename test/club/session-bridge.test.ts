@@ -55,6 +55,10 @@ describe('a bridge club session (issue 17)', () => {
       const c = outcome.check;
       expect(c.played).toBe(c.plays);
       expect(c.claims).toBe(3);
+      // Am. 27 at a tray's first play: the claimed original's unplayed cards were passed over the readers, and made
+      // the record its overplays were verified against (else they would have waited for it in vain).
+      const claimedOriginal = [...plan.plays.values()].flat().find((p) => p.claim && p.playIndex === 0);
+      expect(claimedOriginal?.shown?.length).toBeGreaterThan(0);
       expect(c.handScored).toBe(movement === 'mitchell' ? schedule.rounds.length * 2 : 0);
       expect(c.overplays).toBeGreaterThan(0);
       expect(c.verified).toBe(c.overplays);

@@ -6,20 +6,25 @@ import { type DirectorState, type TableState, Work, warnOnce } from './state.js'
 import { pub } from './mqtt.js';
 import { raise } from './alerts.js';
 
-/** A deal's play against its tray's record: the record made from an original play, or a fouled-tray alert. */
-export function checkRecord(st: DirectorState, ts: TableState, c: Completion, round: number | undefined, work: Work): void {
+/**
+ * A deal's play against its tray's record: the record made from an original play, or a fouled-tray alert. False
+ * while the deal may still complete its hands (a claim standing or accepted, the players passing the cards they hold
+ * over their readers): the next event of the deal asks again.
+ */
+export function checkRecord(st: DirectorState, ts: TableState, c: Completion, round: number | undefined, work: Work): boolean {
   const original = c.deal.hands === undefined && c.deal.overplay !== true;
   const existing = st.records.get(c.board);
-  if (existing?.source.kind === 'original-play' && existing.source.table === ts.id && existing.source.fromSeq === c.fromSeq) return;
-  if (!existing && !original) return;
+  if (existing?.source.kind === 'original-play' && existing.source.table === ts.id && existing.source.fromSeq === c.fromSeq) return true;
+  if (!existing && !original) return true;
   let mine: TrayRecord | null;
   try {
     mine = st.fns.recordFromPlay({ session: st.c.session, table: ts.id, events: c.events, result: c.result, at: st.now().toISOString(), variant: st.c.variant });
   } catch (err) {
     warnOnce(st, 'recordFromPlay', { err: (err as Error).message }, 'director: cannot make tray records');
-    return;
+    return true;
   }
-  if (!mine) return;
+  // A claim standing or accepted: the hands may still be completed by the cards shown after it.
+  if (!mine) return !c.events.some((e) => e.type === 'claim');
   if (!existing) {
     const rec: TrayRecord = { ...mine, rev: 1 };
     st.records.set(rec.board, rec);
@@ -42,10 +47,11 @@ export function checkRecord(st: DirectorState, ts: TableState, c: Completion, ro
     work.publish(() => {
       if (stands) pub(st, st.topics.tray(rec.board), rec, true);
     });
-    return;
+    return true;
   }
   const fouled = fouledAlert(st, ts, c, round, existing, mine, original);
   if (fouled) raise(st, fouled.id, fouled.alert, work);
+  return true;
 }
 
 /** The fouled-tray alert when a play's hands differ from the record, with the tray doctor's moves; null when equal. */

@@ -17,10 +17,8 @@ export function onCompletion(st: DirectorState, ts: TableState, c: Completion, w
   const traveller = travellerOf(c, { tableNo: ts.no, index: st.index, assignment: st.assignments.get(ts.id), round, variant: st.c.variant });
   putResult(st, ts, { table: ts.id, traveller, fromSeq: c.fromSeq, toSeq: c.toSeq }, work);
   st.findings.noteDeal(ts.id, c.board, traveller.round, c.fromSeq, c.result.findings);
-  if (!ts.recorded.has(c.fromSeq)) {
-    ts.recorded.add(c.fromSeq);
-    checkRecord(st, ts, c, traveller.round, work);
-  }
+  // Settled once: a claimed original is asked again with each card shown after the claim, until its hands are whole.
+  if (!ts.recorded.has(c.fromSeq) && checkRecord(st, ts, c, traveller.round, work)) ts.recorded.add(c.fromSeq);
   updateReleased(st, work);
   maybeAdvance(st, ts, work);
 }

@@ -57,6 +57,8 @@ export interface PlannedPlay {
   result?: { tricks: number; lead: string };
   /** The play stopped with a claim of the remaining tricks (Am. 27; Law 68): after trick `afterTrick`. */
   claim?: { seat: Seat; tricks: number; afterTrick: number; disputed?: true };
+  /** A claim at the tray's first play: the cards not played, each passed over its seat's reader (a place and a lift). */
+  shown?: TableEvent[];
   /** The events the table's hardware produces, after its deal starts: places and lifts (and a bridge `contract`). */
   events: TableEvent[];
 }
@@ -136,7 +138,13 @@ export function planSession(opts: PlanOptions): SessionPlan {
   const fouled = new Set(pick(overplays, faults.fouled, 'fouled trays'));
   const wrong = new Set(pick(smart, faults.wrongTray, 'wrong trays'));
   const revoke = new Set(pick(overplays.filter((p) => !fouled.has(p)), faults.revokes, 'revokes'));
-  const claimed = new Set(pick(overplays.filter((p) => !fouled.has(p) && !revoke.has(p)), Math.min(opts.claims ?? 0, overplays.length - fouled.size - revoke.size), 'claims'));
+  // Claims: the first on a tray's first play when there is one (its players then pass the cards they hold over the
+  // readers to complete the record), the rest on overplays.
+  const claimable = smart.filter((p) => !fouled.has(p) && !revoke.has(p));
+  const nClaims = Math.min(opts.claims ?? 0, claimable.length);
+  const originals = claimable.filter((p) => p.playIndex === 0);
+  const firstClaim = nClaims > 0 && originals.length > 0 ? pick(originals, 1, 'claims') : [];
+  const claimed = new Set([...firstClaim, ...pick(claimable.filter((p) => p.playIndex > 0), Math.min(nClaims - firstClaim.length, claimable.filter((p) => p.playIndex > 0).length), 'claims')]);
   const boards = [...trays.keys()];
   for (const p of all) {
     const tray = trays.get(p.board)!;
@@ -229,7 +237,10 @@ function playOf(rng: Rng, p: PlannedPlay, hands: [Hand, Hand, Hand, Hand], tray:
     const afterTrick = 7 + rng.int(5);
     const claimant = declarer >= 0 ? declarer : winners[afterTrick - 1];
     const tricks = winners.slice(afterTrick).filter((w) => w % 2 === claimant % 2).length;
-    p.events = cutAfterTrick(p.events, afterTrick);
+    const all = p.events;
+    p.events = cutAfterTrick(all, afterTrick);
+    // At the tray's first play, the cards not played are passed over the readers after the claim, for the record.
+    if (p.playIndex === 0) p.shown = all.slice(p.events.length).filter((e) => e.type === 'place').flatMap((e) => [e, { ...e, type: 'lift' } as TableEvent]);
     // One claim in three is disputed first (the director is called, and lets it stand).
     p.claim = { seat: SEATS[claimant], tricks, afterTrick, ...(rng.int(3) === 0 ? { disputed: true as const } : {}) };
     p.events.push({ type: 'claim', seat: SEATS[claimant], tricks });

@@ -281,6 +281,8 @@ async function playAtTable(sim: Simulation, p: PlannedPlay, ctx: PlayContext): P
         await terminal.send('claim', { seat: ev.seat, tricks: ev.tricks });
       }
       await terminal.send('answer-claim', { seat: adversary, accept: true });
+      // The tray's first play: the terminal asks the players to pass the cards they still hold over the readers.
+      if (p.shown) cards.push(...p.shown);
     } else {
       await sim.playEvents([ev]);
     }
