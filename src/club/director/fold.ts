@@ -7,7 +7,7 @@ import type { DealEvent, TableEvent } from '../../formats/table-log.js';
 import { isDealOver } from '../../feed/projection.js';
 import { formatContract, parseContract } from '../../cards/contract.js';
 import { Table } from '../../laws/engine.js';
-import type { DealResult } from '../../laws/types.js';
+import type { DealResult, TrickRecord } from '../../laws/types.js';
 import { getVariant } from '../../laws/variants.js';
 import type { RoundAssignment, Schedule, Traveller } from '../types.js';
 import { type ClaimPosition, claimPosition } from '../../dd/claim.js';
@@ -76,6 +76,18 @@ export class TableFold {
     const deal = this.dealEvents[0] as DealEvent | undefined;
     if (!deal || deal.board === undefined || isDealOver(this.table)) return null;
     return { board: deal.board, fromSeq: deal.seq ?? 0, findings: this.table.findings() };
+  }
+
+  /** The deal in play or just ended, as played so far: the tricks, the trick on the table, the tricks won. */
+  played(): { board: number; contract?: string; over: boolean; tricks: TrickRecord[]; current: { seat: Seat; card: string }[]; won: { NS: number; EW: number } } | null {
+    const deal = this.dealEvents[0] as DealEvent | undefined;
+    const r = this.table.result();
+    if (!deal || deal.board === undefined || !r) return null;
+    const over = isDealOver(this.table);
+    return {
+      board: deal.board, ...(this.contract ? { contract: this.contract } : {}), over, tricks: r.tricks,
+      current: over ? [] : this.table.currentTrick().cards, won: { ...r.tricksWon },
+    };
   }
 
   /** The board in play and its trick number, for the director's grid. */

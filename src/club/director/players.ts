@@ -84,6 +84,11 @@ export class Players {
     return { ...this.fromConfig, ...this.stored };
   }
 
+  /** A pair's players as the room reads them ("Ann Lee & Bo Kim"); undefined when it has none. */
+  label(pair: string): string | undefined {
+    return this.pairs()[pair]?.players.map((p) => p.name).join(' & ') || undefined;
+  }
+
   /** The club's players list, by name. */
   async list(): Promise<ClubPlayer[]> {
     const rows = await this.db.selectFrom('players').selectAll().orderBy('name').orderBy('member_number').execute();

@@ -9,17 +9,18 @@ const SEAT_NAMES: Record<string, string> = { N: 'North', E: 'East', S: 'South', 
 const METHOD: Record<string, string> = { matchpoints: 'Matchpoints', 'cross-imps': 'Cross-IMPs', butler: 'Butler IMPs', average: 'Tricks against the average' };
 
 /** Escape text for HTML. */
-function esc(s: unknown): string {
+export function esc(s: unknown): string {
   return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-function suit(s: string): string {
+/** A suit letter as its coloured symbol. */
+export function suit(s: string): string {
   const [sym, red] = SUIT[s] ?? [s, false];
   return `<span class="${red ? 'red' : 'black'}">${sym}</span>`;
 }
 
 /** "4HE", "3NTSX", "PASS" → "4♥ E", "3NT S ×", "Passed out". */
-function contract(c: string | undefined): string {
+export function contract(c: string | undefined): string {
   if (c === undefined) return '–';
   if (/^pass$/i.test(c)) return 'Passed out';
   const m = /^([1-7])(NT|[SHDC])([NESW])(X{0,2})$/.exec(c);
@@ -81,9 +82,11 @@ function rankings(r: PublicResults): string {
     + '</tbody></table>').join('');
 }
 
-function progress(r: PublicResults): string {
+function progress(r: PublicResults, live: boolean): string {
   if (r.complete) return '';
-  return `<section><h2>The tables</h2><div class="tables">${r.tables.map((t) => `<div class="table"><b>Table ${esc(t.table)}</b> round ${t.round}: ${t.played} of ${t.of} played`
+  // The room's page links each table to its live view; the static folder has no live view to link to.
+  const name = (t: string) => (live ? `<a href="table/${encodeURIComponent(t)}">Table ${esc(t)}</a>` : `Table ${esc(t)}`);
+  return `<section><h2>The tables</h2><div class="tables">${r.tables.map((t) => `<div class="table"><b>${name(t.table)}</b> round ${t.round}: ${t.played} of ${t.of} played`
     + `${t.board !== undefined ? `<br>now board ${t.board}${t.trick !== undefined ? `, trick ${t.trick}` : ''}` : ''}</div>`).join('')}</div></section>`;
 }
 
@@ -98,7 +101,7 @@ export function renderResultsHtml(r: PublicResults, opts: { live: boolean; refre
 ${live ? `<meta http-equiv="refresh" content="${opts.refreshSeconds ?? 15}">` : ''}<title>${esc(r.club)} · ${esc(r.session)}: results</title>
 <link rel="stylesheet" href="style.css"></head><body>
 <header><h1>${esc(r.club)} · ${esc(r.session)}</h1><p>${esc(game)} · ${esc(r.movement)} · ${esc(METHOD[r.method ?? ''] ?? '')}</p><p class="state">${state}</p></header>
-<main>${progress(r)}<section><h2>Rankings</h2>${rankings(r)}</section><section><h2>Boards</h2>${boards}</section></main>
+<main>${progress(r, live)}<section><h2>Rankings</h2>${rankings(r)}</section><section><h2>Boards</h2>${boards}</section></main>
 <footer>Scored by tenace · ${esc(r.at.slice(0, 16).replace('T', ' '))} UTC</footer>
 </body></html>
 `;
@@ -114,7 +117,7 @@ th,td{border-bottom:1px solid #ccc;padding:.25rem .5rem;text-align:left}th{backg
 .tables{display:grid;gap:.5rem;grid-template-columns:repeat(auto-fill,minmax(180px,1fr))}.table{border:1px solid #bbb;border-radius:.4rem;padding:.4rem .6rem}
 .deal{display:grid;grid-template-columns:repeat(3,minmax(0,11rem));grid-template-areas:". n ." "w c e" ". s .";gap:.3rem;margin:.3rem 0}
 .hand.N{grid-area:n}.hand.W{grid-area:w}.hand.E{grid-area:e}.hand.S{grid-area:s}.centre{grid-area:c;align-self:center;font-size:.85rem;color:#333}
-.findings li{margin:.2rem 0}footer{padding:1rem;color:#555;font-size:.85rem}
+.findings li{margin:.2rem 0}.big{font-size:1.3rem;font-weight:700}.tricks td.won{font-weight:800;text-decoration:underline}.tricks tr.now{background:#fff6d6}footer{padding:1rem;color:#555;font-size:.85rem}
 @media (max-width:600px){body{font-size:16px}.deal{grid-template-columns:repeat(3,minmax(0,1fr))}table{font-size:.9rem}th,td{padding:.2rem .3rem}}
 @media print{header{background:none;color:#000}.state{color:#000}.board{break-inside:avoid}}
 `;

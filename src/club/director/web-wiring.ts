@@ -4,6 +4,7 @@ import { BoardAnalyses } from '../../dd/boards.js';
 import { ClaimAnalyses } from '../../dd/claim.js';
 import type { TrayRecord } from '../types.js';
 import { publicResults } from './public-results.js';
+import { liveTable } from './live-table.js';
 import { tablePin } from './hand-scored.js';
 import { type HandTableView, handTableView } from './hand-table.js';
 import { type ConsoleService, directorConsole } from './console-api.js';
@@ -29,7 +30,8 @@ export async function startWeb(st: DirectorState, svc: ConsoleService): Promise<
       host: st.c.http.host, port: st.c.http.port, allowedHosts: st.c.http.allowedHosts, snapshot: () => snapshot(st), subscribe: (fn) => subscribe(st, fn),
       exports: sessionExports(() => sessionExport(st), dd),
       console: directorConsole(svc, st.store!.db),
-      publicResults: () => publicResults(snapshot(st), (pair) => st.players?.pairs()[pair]?.players.map((p) => p.name).join(' & ') || undefined),
+      publicResults: () => publicResults(snapshot(st), (pair) => st.players?.label(pair)),
+      liveTable: (id: string) => liveTable(st, id),
       ...(st.handScored.size > 0 ? { hand: { pins: () => tablePins(st), view: (t: string) => handTable(st, t), decide: (cmd: string, p: string) => decide(st, cmd, p) } } : {}),
     });
     st.log.info({ url: st.web.url }, 'director page');

@@ -10,6 +10,8 @@ import { WebPortError } from '../../web/server.js';
 import type { DirectorSnapshot } from '../types.js';
 import { type HandScoringApi, handScoringRoutes } from './hand-web.js';
 import type { PublicResults } from './public-results.js';
+import type { LiveTable } from './live-table.js';
+import { renderLiveTableHtml } from './live-table-html.js';
 import { RESULTS_CSS, renderResultsHtml } from './results-html.js';
 import { tarFolder } from '../exports/tar.js';
 import type { ConsoleApi } from './console-api.js';
@@ -48,6 +50,8 @@ export interface DirectorWebOptions {
   hand?: HandScoringApi;
   /** The public results (/results/, /results.json, /export/results.tar): no login, nothing of an unreleased tray. */
   publicResults?: () => PublicResults;
+  /** One table's public live view (/results/table/<id>, and .json); null for no such table. */
+  liveTable?: (id: string) => LiveTable | null;
   /** The director's console (login, decisions, names) on /api/...; without it the page is read-only. */
   console?: ConsoleApi;
   /** The page opens on the set-up screens (no session runs yet). */
@@ -101,6 +105,12 @@ async function serve(req: IncomingMessage, res: ServerResponse, opts: DirectorWe
   }
   const path = new URL(req.url ?? '/', 'http://x').pathname;
   if (opts.publicResults && (path === '/results' || path.startsWith('/results/') || path === '/results.json' || path === '/export/results.tar')) {
+    const live = /^\/results\/table\/([^/]+?)(\.json)?$/.exec(path);
+    if (live && opts.liveTable) {
+      const v = opts.liveTable(decodeURIComponent(live[1]));
+      if (!v) return send(res, 404, 'text/plain; charset=utf-8', 'table: no such table in this session; pick one on /results/');
+      return live[2] ? send(res, 200, 'application/json', JSON.stringify(v)) : send(res, 200, 'text/html; charset=utf-8', renderLiveTableHtml(v));
+    }
     return publicRoute(res, path, opts.publicResults());
   }
   if (opts.console && path.startsWith('/api/')) return opts.console.handle(req, res, path);
