@@ -101,7 +101,9 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   const problem = movement.check({ tables, boardsPerRound, options });
   if (problem) return usage(`--movement ${movement.name}: ${problem}`);
   const schedule = movement.generate({ tables, boardsPerRound, options });
-  const handScored = Array.from({ length: manual }, (_, i) => tables - manual + 1 + i);
+  // The last N tables that play (a Mitchell's phantom N-S leaves its table empty all session).
+  const playing = [...new Set(schedule.rounds.flatMap((r) => r.tables.map((t) => t.table)))].sort((a, b) => a - b);
+  const handScored = playing.slice(Math.max(0, playing.length - manual));
   // Claims: a sixth of the plays by default, as at a club table where the last tricks are seldom played out.
   const claims = claimsArg ?? Math.floor(schedule.rounds.reduce((n, r) => n + r.tables.reduce((k, t) => k + t.trays.filter((b) => b !== null).length, 0), 0) / 6);
   // A new name per run: a session is a night at the club, and its retained records must not meet another's.

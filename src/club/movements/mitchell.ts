@@ -7,6 +7,8 @@
 // - `relay`: relay and bye stand. A bye stand sits between tables N/2 and N/2+1 and holds one set each round;
 //   tables 1 and N share a set (a relay: they play its trays in different slots, so a tray is at one table at a
 //   time). N rounds, N sets, and every E-W pair meets every N-S pair and plays every set once.
+// An odd number of pairs (`--option phantom=ns` or `phantom=ew`): the last table's N-S pair, or the last E-W pair, is
+// a phantom. Whoever meets it sits out that round (named in the round's notes) and misses the set on that table.
 import type { Movement, MovementOptions, MovementRound, MovementTable, Schedule } from '../types.js';
 import { badBoards, badTables, markOriginals, sharedOrder, traysOfSet, unknownOption } from './schedule-kit.js';
 
@@ -17,11 +19,13 @@ function evenOf(opts: MovementOptions): string {
 }
 
 function check(opts: MovementOptions): string | null {
-  const bad = badTables('mitchell', opts) ?? badBoards(opts) ?? unknownOption('mitchell', opts, ['even']);
+  const bad = badTables('mitchell', opts) ?? badBoards(opts) ?? unknownOption('mitchell', opts, ['even', 'phantom']);
   if (bad) return bad;
   if (opts.tables < 2) return `tables: ${opts.tables} is too few for a mitchell; give 2 or more tables`;
   const even = evenOf(opts);
   if (even !== 'skip' && even !== 'relay') return `option even: "${even}" is not a form of mitchell; give even=skip or even=relay`;
+  const phantom = opts.options?.phantom;
+  if (phantom !== undefined && phantom !== 'ns' && phantom !== 'ew') return `option phantom: "${phantom}" is not a direction; give phantom=ns (the last table's N-S pair is missing) or phantom=ew (the last E-W pair is)`;
   // Two tables with a skip is one round: every board played once, nothing compared.
   if (opts.tables === 2 && even === 'skip') return 'tables: 2 with even=skip is a single round in which no board is overplayed; give --option even=relay (the two tables share the boards), or use four-pairs';
   return null;
@@ -70,8 +74,11 @@ function generate(opts: MovementOptions): Schedule {
       rounds.push({ round: r + 1, tables, notes });
     }
   }
+  const phantom = opts.options?.phantom === 'ns' ? `${n}NS` : opts.options?.phantom === 'ew' ? `${n}EW` : undefined;
+  if (phantom) sitOut(rounds, phantom);
   markOriginals(rounds);
   const ids = Array.from({ length: n }, (_, i) => i + 1);
+  const options = { ...(even ? { even } : {}), ...(phantom ? { phantom: String(opts.options!.phantom) } : {}) };
   return {
     movement: 'mitchell',
     tables: n,
@@ -79,16 +86,28 @@ function generate(opts: MovementOptions): Schedule {
     boardsPerRound: per,
     trays: n * per,
     rounds,
-    participants: [...ids.map((t) => `${t}NS`), ...ids.map((t) => `${t}EW`)],
-    ...(even ? { options: { even } } : {}),
+    participants: [...ids.map((t) => `${t}NS`), ...ids.map((t) => `${t}EW`)].filter((p) => p !== phantom),
+    ...(Object.keys(options).length > 0 ? { options } : {}),
   };
+}
+
+/** Take the phantom pair's table out of each round: the pair that meets it sits out and misses that table's set. */
+function sitOut(rounds: MovementRound[], phantom: string): void {
+  for (const r of rounds) {
+    const i = r.tables.findIndex((t) => t.ns === phantom || t.ew === phantom);
+    if (i < 0) continue;
+    const [t] = r.tables.splice(i, 1);
+    const out = t.ns === phantom ? t.ew : t.ns;
+    const trays = t.trays.filter((b) => b !== null).join(', ');
+    r.notes = [`${out} sits out at table ${t.table} (it meets the phantom pair) and misses trays ${trays}`, ...(r.notes ?? [])];
+  }
 }
 
 /** The Mitchell movement (modern club practice). */
 export const movement: Movement = {
   name: 'mitchell',
   kind: 'pairs',
-  summary: 'N-S pairs sit still, E-W pairs move up one table and the boards down one; even tables: even=skip (E-W skip a table after half the rounds, the default) or even=relay (relay and bye stand)',
+  summary: 'N-S pairs sit still, E-W pairs move up one table and the boards down one; even tables: even=skip (E-W skip a table after half the rounds, the default) or even=relay (relay and bye stand); an odd number of pairs: phantom=ns or phantom=ew',
   source: 'modern club practice',
   check,
   generate,

@@ -16,7 +16,7 @@ export function plannedNames(plan: SessionPlan): Record<string, PlayerName[]> {
   const pick = <T>(list: readonly T[]): T => {
     // A small LCG of the seed: the names only need to be repeatable, not random.
     k = (Math.imul(k, 1664525) + 1013904223) >>> 0;
-    return list[k % list.length];
+    return list[(k >>> 16) % list.length];
   };
   const size = { pairs: 2, teams: 4, individuals: 1 }[plan.schedule.kind];
   plan.schedule.participants.forEach((pair, i) => {
