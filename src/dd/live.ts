@@ -1,0 +1,163 @@
+// Live double-dummy analysis for spectators (issue 21, item 3): after each card, what each side can still take with
+// best play, and what each legal card of the player to play would give (the cards that cost a trick). Vugraph shows
+// this; a physical table can too, since it sees every card. It names unplayed cards, so it never goes on a public
+// topic: the daemon publishes it on the table's spectator-only `analysis` topic (mosquitto/acl, role `vugraph`), and
+// only once the embargo lets the deal's cards out (`released`). While the embargo holds, nothing is published at all.
+import type { Seat } from '../cards/seat.js';
+import type { Table } from '../laws/engine.js';
+import { tablePosition } from './claim.js';
+import type { DoubleDummy } from './solver.js';
+import type { Position, PositionResult, Strain } from './types.js';
+
+/** One position of the deal: after `played` cards. */
+export interface SpectatorPosition {
+  /** Cards played to tricks so far in this deal. */
+  played: number;
+  /** The trick in progress (a complete trick not yet quitted counts as quitted). */
+  trick: number;
+  /** Tricks each side has won so far. */
+  won: { NS: number; EW: number };
+  /** The seat to play; absent once every card is played. */
+  toPlay?: Seat;
+  /** The tricks each side can still take with best play by both, the trick in progress included. */
+  left: { NS: number; EW: number };
+  /** Each legal card of the seat to play: the tricks its side then takes, and what it costs (0: as good as the best). */
+  cards: { card: string; tricks: number; cost: number }[];
+}
+
+/** The retained message of the `analysis` topic. */
+export interface SpectatorAnalysis {
+  schema: 1;
+  type: 'tenace.analysis';
+  /** `on`: positions follow; `off`: no libdds (`message` says how to install it); `unknown-hands`: no tray record. */
+  status: 'on' | 'off' | 'unknown-hands';
+  message?: string;
+  board: number | null;
+  strain: Strain | null;
+  /** The journal seq of the last event the analysis covers. */
+  seq: number | null;
+  /** Every position of the deal so far, in play order; the last is the one on the table now. */
+  positions: SpectatorPosition[];
+}
+
+export interface LiveAnalysisOptions {
+  dd: Pick<DoubleDummy, 'solve' | 'status'>;
+  /** Hand a message to the feed (retained on `analysis`). Called only while the deal is released. */
+  publish(a: SpectatorAnalysis): void;
+  log?: { warn(obj: object, msg?: string): void };
+}
+
+interface Noted { played: number; trick: number; won: { NS: number; EW: number }; position: Position | null }
+
+/** Follows the table event by event, solves each position once it may be shown, and hands the result on. */
+export class LiveAnalysis {
+  private readonly opts: LiveAnalysisOptions;
+  /** The positions of the deal in progress, by cards played. */
+  private positions = new Map<number, Noted>();
+  private deal = 0;
+  private board: number | null = null;
+  private strain: Strain | null = null;
+  private seq: number | null = null;
+  private known = true;
+  private released = false;
+  private running = false;
+  private again = false;
+  /** Resolves when the work asked for so far is done (tests). */
+  private idle: Promise<void> = Promise.resolve();
+  /** Messages handed to publish() (tests and stats). */
+  published = 0;
+
+  constructor(opts: LiveAnalysisOptions) {
+    this.opts = opts;
+  }
+
+  /**
+   * After each event the feed folds (and when the embargo is lifted by the club layer): note the position on the
+   * table; when `released`, solve what is new and publish. `newDeal` when the event was a `deal` (or an abandon).
+   */
+  observe(table: Table, info: { seq: number | null; newDeal: boolean; released: boolean }): void {
+    if (info.newDeal) {
+      this.deal++;
+      this.positions = new Map();
+    }
+    if (info.seq !== null) this.seq = info.seq;
+    this.released = info.released;
+    const r = table.result();
+    if (r === null) return;
+    this.board = r.board ?? null;
+    const seen = table.cardsSeen();
+    const played = seen.N.length + seen.E.length + seen.S.length + seen.W.length;
+    // A misread undone: the positions after it are gone.
+    for (const k of [...this.positions.keys()]) if (k > played) this.positions.delete(k);
+    const p = tablePosition(table);
+    const trump = table.trump();
+    this.strain = trump === 'S' || trump === 'H' || trump === 'D' || trump === 'C' ? trump : 'NT';
+    this.known = p !== null || handsKnown(table);
+    const t = table.currentTrick();
+    const trick = t.cards.length === 4 ? t.number + 1 : t.number;
+    this.positions.set(played, { played, trick, won: { ...r.tricksWon }, position: p?.position ?? null });
+    if (this.released) this.kick();
+  }
+
+  /** Resolves once every solve asked for so far has been published (or dropped). */
+  settled(): Promise<void> {
+    return this.idle;
+  }
+
+  private kick(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    this.idle = this.run().finally(() => { this.running = false; });
+  }
+
+  private async run(): Promise<void> {
+    do {
+      this.again = false;
+      const deal = this.deal;
+      const msg = await this.message();
+      // A new deal began meanwhile, or the embargo came back (a corrected record): this one is stale.
+      if (msg && deal === this.deal && this.released) {
+        this.published++;
+        this.opts.publish(msg);
+      }
+    } while (this.again);
+  }
+
+  private async message(): Promise<SpectatorAnalysis | null> {
+    const base = { schema: 1 as const, type: 'tenace.analysis' as const, board: this.board, strain: this.strain, seq: this.seq };
+    const st = await this.opts.dd.status();
+    if (!st.on) return { ...base, status: 'off', message: st.reason, positions: [] };
+    if (!this.known) {
+      return { ...base, status: 'unknown-hands', message: 'the hands are not known at this table (an original play without a tray record): no analysis', positions: [] };
+    }
+    const out: SpectatorPosition[] = [];
+    for (const n of [...this.positions.keys()].sort((a, b) => a - b)) {
+      const noted = this.positions.get(n)!;
+      const head = { played: noted.played, trick: noted.trick, won: noted.won };
+      if (noted.position === null) {
+        // Every card played: nothing left to take.
+        out.push({ ...head, left: { NS: 0, EW: 0 }, cards: [] });
+        continue;
+      }
+      let r: PositionResult;
+      try {
+        r = await this.opts.dd.solve(noted.position);
+      } catch (err) {
+        // A position DDS refuses (an irregular trick after a revoke) or a solver that failed: the rest still goes out.
+        this.opts.log?.warn({ err: (err as Error).message, played: n }, 'double-dummy analysis of a position failed');
+        continue;
+      }
+      const best = r.cards[0]?.tricks ?? 0;
+      out.push({ ...head, toPlay: r.toPlay, left: { ...r.tricks }, cards: r.cards.map((c) => ({ card: c.card, tricks: c.tricks, cost: best - c.tricks })) });
+    }
+    return { ...base, status: 'on', positions: out };
+  }
+}
+
+/** True when every hand is known but no card is left (the deal is played out), so "no position" is not "no hands". */
+function handsKnown(table: Table): boolean {
+  return (['N', 'E', 'S', 'W'] as const).every((s) => table.remaining(s) !== null);
+}
