@@ -1523,7 +1523,7 @@ export class DirectorService {
         host: this.c.http.host, port: this.c.http.port, allowedHosts: this.c.http.allowedHosts, snapshot: () => this.snapshot(), subscribe: (fn) => this.subscribe(fn),
         exports: sessionExports(() => this.sessionExport(), dd),
         console: directorConsole(this, this.store!.db),
-        publicResults: () => publicResults(this.snapshot(), (pair) => this.players?.pairs()[pair]?.players.map((p) => p.name).join(' & ') || undefined),
+        publicResults: () => publicResults(this.snapshot(), (pair) => this.players?.pairs()[pair]?.players.map((p) => p.name).join(' & ') || undefined, dd),
         ...(this.handScored.size > 0 ? { hand: { pins: () => this.tablePins(), view: (t: string) => this.handTable(t), decide: (cmd: string, p: string) => this.decide(cmd, p) } } : {}),
       });
       this.log.info({ url: this.web.url }, 'director page');
