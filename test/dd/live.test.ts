@@ -13,6 +13,7 @@ import { DoubleDummy } from '../../src/dd/solver.js';
 import type { PositionResult } from '../../src/dd/types.js';
 import type { Seat } from '../../src/cards/seat.js';
 import type { TableEvent } from '../../src/formats/table-log.js';
+import { checkConfigCommand } from '../../src/cli/check-config.js';
 import { client, waitFor } from '../feed/broker.js';
 import { DEMO, type RunningSimulation, readLog, simulate } from '../web/helpers.js';
 
@@ -141,4 +142,18 @@ describe('live double-dummy analysis on the spectators\' analysis topic', () => 
       await run.close();
     }
   }, 120_000);
+
+  it('check-config says what feed.analysis will do, with libdds and without', () => {
+    let out = '';
+    const io = { out: (t: string) => { out += t; }, err: () => undefined };
+    expect(checkConfigCommand(['config/tenace.example.yaml', '--skip-files'], io, { ...process.env, TENACE_FEED_ANALYSIS: 'true' })).toBe(0);
+    expect(out).toMatch(/\ndouble-dummy analysis: on \(DDS 2\.9\.\d+\)\nfeed\.analysis: the live double-dummy analysis goes to <table>\/analysis once the embargo lets each deal out/);
+    out = '';
+    expect(checkConfigCommand(['config/tenace.example.yaml', '--skip-files'], io, { ...process.env, TENACE_FEED_ANALYSIS: 'true', LIBDDS_PATH: '/nonexistent/libdds.so.0' })).toBe(0);
+    expect(out).toMatch(/install libdds0[^\n]*\nfeed\.analysis: set, but without libdds0 the table publishes only that analysis is off/);
+    out = '';
+    // Off by default: nothing said about it.
+    expect(checkConfigCommand(['config/tenace.example.yaml', '--skip-files'], io, process.env)).toBe(0);
+    expect(out).not.toContain('feed.analysis');
+  });
 });
