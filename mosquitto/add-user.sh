@@ -17,8 +17,8 @@ usage: add-user.sh [-p PASSWD_FILE] [-a ACL_FILE] ROLE ...
                           session topics (schedule, standings, released)
   room NAME [CLUB]        a room's bridge at the central broker (mosquitto/room.conf, remote_username NAME): sends
                           what its tables publish (status, state, event, director, director/state, director/event,
-                          response/+) and its link state; reads what the director sends them (assignment, request/+,
-                          tray records, session topics)
+                          response/+, analysis) and its link state; reads what the director sends them (assignment,
+                          request/+, tray records, session topics)
   spectator NAME          reads the public topics only (status, state, event of every table; a club session's
                           schedule, standings and released trays)
   vugraph NAME [CLUB]     a spectator who also reads each table's live double-dummy analysis (analysis, config
@@ -161,7 +161,7 @@ topic write $BASE/$club/club/#
     # standings. The bridge publishes its link state ("notifications true") at the centre under $SYS.
     block="user $1
 "
-    for t in status state event director director/state director/event 'response/+'; do block+="topic write $BASE/$club/+/$t
+    for t in status state event director director/state director/event 'response/+' analysis; do block+="topic write $BASE/$club/+/$t
 "; done
     block+="topic read $BASE/$club/+/assignment
 topic read $BASE/$club/+/request/+
