@@ -10,6 +10,7 @@ import { DoubleDummy, type DoubleDummyOptions } from '../dd/solver.js';
 /** What the controller wires: the feed's `onFolded` hook, and the extension that stops the solver. */
 export interface DaemonAnalysis {
   onFolded(table: Table, info: { seq: number | null; newDeal: boolean; released: boolean }): void;
+  onRelease(board: number): void;
   live: LiveAnalysis;
   extension: { name: string; start(): void; stop(): void };
 }
@@ -21,6 +22,7 @@ export function daemonAnalysis(publish: (a: SpectatorAnalysis) => void, log: Log
   return {
     live,
     onFolded: (table, info) => live.observe(table, info),
+    onRelease: (board) => live.release(board),
     extension: {
       name: 'analysis',
       start: () => {

@@ -287,6 +287,7 @@ export class Controller {
       // Rebuilt from the journal, where each command's `tx` is written with its event: a retry after a crash is answered.
       transactions: TransactionIndex.fromEvents(this.journal.events()),
       onFolded: analysis?.onFolded,
+      onRelease: analysis?.onRelease,
     });
     this.feed = feed;
     return [...(analysis ? [analysis.extension] : []), { name: 'feed', start: () => feed.start(), stop: () => feed.stop() }];

@@ -49,19 +49,30 @@ export interface LiveAnalysisOptions {
 
 interface Noted { played: number; trick: number; won: { NS: number; EW: number }; position: Position | null }
 
+/** One deal as the analysis followed it: its positions by cards played, and whether it may be shown. */
+interface DealState {
+  board: number | null;
+  strain: Strain | null;
+  seq: number | null;
+  known: boolean;
+  positions: Map<number, Noted>;
+  released: boolean;
+  /** A message with every position went out while released (a deal played out under `live` or `deal-end`). */
+  published: boolean;
+}
+
+/** Deals played here under an embargo, kept until their tray is released (a session has a few dozen boards). */
+const KEEP_PAST = 32;
+
 /** Follows the table event by event, solves each position once it may be shown, and hands the result on. */
 export class LiveAnalysis {
   private readonly opts: LiveAnalysisOptions;
-  /** The positions of the deal in progress, by cards played. */
-  private positions = new Map<number, Noted>();
-  private deal = 0;
-  private board: number | null = null;
-  private strain: Strain | null = null;
-  private seq: number | null = null;
-  private known = true;
-  private released = false;
+  private current: DealState | null = null;
+  /** Earlier deals not shown yet: under `tray-complete` a tray is released after the table has moved on. */
+  private past: DealState[] = [];
+  /** Deals to solve and publish, oldest first. */
+  private readonly due = new Set<DealState>();
   private running = false;
-  private again = false;
   /** Resolves when the work asked for so far is done (tests). */
   private idle: Promise<void> = Promise.resolve();
   /** Messages handed to publish() (tests and stats). */
@@ -72,31 +83,41 @@ export class LiveAnalysis {
   }
 
   /**
-   * After each event the feed folds (and when the embargo is lifted by the club layer): note the position on the
-   * table; when `released`, solve what is new and publish. `newDeal` when the event was a `deal` (or an abandon).
+   * After each event the feed folds (and when the club layer lifts the embargo of the deal in progress): note the
+   * position on the table; when `released`, solve what is new and publish. `newDeal` when the event was a `deal`.
    */
   observe(table: Table, info: { seq: number | null; newDeal: boolean; released: boolean }): void {
-    if (info.newDeal) {
-      this.deal++;
-      this.positions = new Map();
-    }
-    if (info.seq !== null) this.seq = info.seq;
-    this.released = info.released;
+    if (info.newDeal || this.current === null) this.begin();
+    const d = this.current!;
+    if (info.seq !== null) d.seq = info.seq;
+    d.released = info.released;
     const r = table.result();
     if (r === null) return;
-    this.board = r.board ?? null;
+    d.board = r.board ?? null;
     const seen = table.cardsSeen();
     const played = seen.N.length + seen.E.length + seen.S.length + seen.W.length;
     // A misread undone: the positions after it are gone.
-    for (const k of [...this.positions.keys()]) if (k > played) this.positions.delete(k);
+    for (const k of [...d.positions.keys()]) if (k > played) d.positions.delete(k);
     const p = tablePosition(table);
     const trump = table.trump();
-    this.strain = trump === 'S' || trump === 'H' || trump === 'D' || trump === 'C' ? trump : 'NT';
-    this.known = p !== null || handsKnown(table);
+    d.strain = trump === 'S' || trump === 'H' || trump === 'D' || trump === 'C' ? trump : 'NT';
+    d.known = p !== null || handsKnown(table);
     const t = table.currentTrick();
     const trick = t.cards.length === 4 ? t.number + 1 : t.number;
-    this.positions.set(played, { played, trick, won: { ...r.tricksWon }, position: p?.position ?? null });
-    if (this.released) this.kick();
+    d.positions.set(played, { played, trick, won: { ...r.tricksWon }, position: p?.position ?? null });
+    if (d.released) this.schedule(d);
+  }
+
+  /**
+   * The club layer released a board (its tray has been played at every table). An earlier deal of that board, played
+   * here under the embargo and not shown yet, is solved and published now; the deal in progress goes by observe().
+   */
+  release(board: number): void {
+    for (const d of this.past) {
+      if (d.board !== board || d.published || d.released) continue;
+      d.released = true;
+      this.schedule(d);
+    }
   }
 
   /** Resolves once every solve asked for so far has been published (or dropped). */
@@ -104,38 +125,52 @@ export class LiveAnalysis {
     return this.idle;
   }
 
-  private kick(): void {
-    if (this.running) {
-      this.again = true;
-      return;
+  /** A new deal: the one before is kept while it has not been shown. */
+  private begin(): void {
+    const prev = this.current;
+    if (prev && !prev.published && prev.positions.size > 0) {
+      this.past.push(prev);
+      if (this.past.length > KEEP_PAST) this.past.shift();
     }
+    this.current = { board: null, strain: null, seq: null, known: true, positions: new Map(), released: false, published: false };
+  }
+
+  private schedule(d: DealState): void {
+    // Asked again while waiting: it is solved once, with every position noted by then.
+    this.due.delete(d);
+    this.due.add(d);
+    if (this.running) return;
     this.running = true;
     this.idle = this.run().finally(() => { this.running = false; });
   }
 
   private async run(): Promise<void> {
-    do {
-      this.again = false;
-      const deal = this.deal;
-      const msg = await this.message();
-      // A new deal began meanwhile, or the embargo came back (a corrected record): this one is stale.
-      if (msg && deal === this.deal && this.released) {
-        this.published++;
-        this.opts.publish(msg);
+    while (this.due.size > 0) {
+      const d = this.due.values().next().value as DealState;
+      this.due.delete(d);
+      const msg = await this.message(d);
+      // The embargo came back meanwhile (a deal corrected), or a newer message of this deal is already due.
+      if (!d.released || this.due.has(d)) continue;
+      this.published++;
+      this.opts.publish(msg);
+      const last = msg.positions.at(-1);
+      if (d !== this.current || (last && last.played > 0 && !last.toPlay)) {
+        d.published = true;
+        this.past = this.past.filter((x) => x !== d);
       }
-    } while (this.again);
+    }
   }
 
-  private async message(): Promise<SpectatorAnalysis | null> {
-    const base = { schema: 1 as const, type: 'tenace.analysis' as const, board: this.board, strain: this.strain, seq: this.seq };
+  private async message(d: DealState): Promise<SpectatorAnalysis> {
+    const base = { schema: 1 as const, type: 'tenace.analysis' as const, board: d.board, strain: d.strain, seq: d.seq };
     const st = await this.opts.dd.status();
     if (!st.on) return { ...base, status: 'off', message: st.reason, positions: [] };
-    if (!this.known) {
+    if (!d.known) {
       return { ...base, status: 'unknown-hands', message: 'the hands are not known at this table (an original play without a tray record): no analysis', positions: [] };
     }
     const out: SpectatorPosition[] = [];
-    for (const n of [...this.positions.keys()].sort((a, b) => a - b)) {
-      const noted = this.positions.get(n)!;
+    for (const n of [...d.positions.keys()].sort((a, b) => a - b)) {
+      const noted = d.positions.get(n)!;
       const head = { played: noted.played, trick: noted.trick, won: noted.won };
       if (noted.position === null) {
         // Every card played: nothing left to take.

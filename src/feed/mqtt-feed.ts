@@ -138,6 +138,8 @@ export interface FeedOptions {
    * feed's table and whether the embargo lets the deal out. The live analysis (src/dd/live.ts) follows the play so.
    */
   onFolded?: (table: Table, info: { seq: number | null; newDeal: boolean; released: boolean }) => void;
+  /** Told when the club layer releases a board (`setTrayComplete`), whether or not it is the deal in progress. */
+  onRelease?: (board: number) => void;
 }
 
 /** Counters for health checks and tests. */
@@ -324,6 +326,13 @@ export class Feed extends EventEmitter<FeedEvents> {
    * Publishes a new snapshot when that releases anything.
    */
   setTrayComplete(board: number, complete = true): void {
+    if (complete && this.opts.onRelease) {
+      try {
+        this.opts.onRelease(board);
+      } catch (err) {
+        this.log.error({ err: (err as Error).message, board }, 'the live analysis failed to take a released board');
+      }
+    }
     if (this.projector.setTrayComplete(board, complete)) {
       this.stateDirty = true;
       this.tellFolded(null, false);

@@ -93,29 +93,47 @@ describe('live double-dummy analysis on the spectators\' analysis topic', () => 
     }
   }, 180_000);
 
-  it('publishes nothing while the embargo holds, and the whole deal once the tray is released', async () => {
+  it('publishes nothing while the embargo holds; a board released after the table moved on goes out whole, the deal in play not', async () => {
     const run = await simulate({ events: LOG, speed: 'max', autoplay: false, analysis: true, embargo: 'tray-complete' });
     const { sub, analysis, all } = await listen(run);
     try {
-      await run.sim.playEvents(LOG);
       const c = run.sim.controller;
-      await c.feed!.whenDelivered(c.journal.lastSeq, 20_000);
-      await waitFor(() => all.some((m) => m.topic === 'tenace/demo/1/state' && JSON.parse(m.text).seq === c.journal.lastSeq), 10_000, 'the last state');
-      await c.analysis!.settled();
-      await new Promise((r) => setTimeout(r, 500));
+      const delivered = async () => {
+        await c.feed!.whenDelivered(c.journal.lastSeq, 20_000);
+        await waitFor(() => all.some((m) => m.topic === 'tenace/demo/1/state' && JSON.parse(m.text).seq === c.journal.lastSeq), 10_000, 'the last state');
+        await c.analysis!.settled();
+        await new Promise((r) => setTimeout(r, 500));
+      };
+      // Board 2 played out, then board 3 begun (five cards) while board 2's tray is still in play elsewhere.
+      await run.sim.playEvents(LOG);
+      await delivered();
+      expect(JSON.parse(all.filter((m) => m.topic === 'tenace/demo/1/state').at(-1)!.text).deal).toMatchObject({ board: 2, status: 'ended', released: false });
+      await run.sim.playEvents([{ ...DEAL, board: 3 }, ...LOG.slice(1, 10)]);
+      await delivered();
       expect(analysis).toEqual([]);
       expect(c.analysis!.published).toBe(0);
-      expect(all.filter((m) => m.topic === TOPIC)).toEqual([]);
       // No other topic carries it either.
       expect(all.filter((m) => m.text.includes('tenace.analysis'))).toEqual([]);
-      expect(JSON.parse(all.filter((m) => m.topic === 'tenace/demo/1/state').at(-1)!.text).deal.released).toBe(false);
+      expect(JSON.parse(all.filter((m) => m.topic === 'tenace/demo/1/state').at(-1)!.text).deal).toMatchObject({ board: 3, released: false });
 
+      // The club releases board 2: its whole play goes out, and nothing of board 3.
       c.feed!.setTrayComplete(DEAL.board);
-      await waitFor(() => analysis.length > 0, 30_000, 'the analysis once the tray is released');
-      const a = analysis.at(-1)!;
+      await waitFor(() => analysis.length > 0, 30_000, 'the analysis of board 2 once its tray is released');
+      await c.analysis!.settled();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(analysis.map((a) => a.board)).toEqual([2]);
+      const a = analysis[0];
       expect(a).toMatchObject({ status: 'on', board: DEAL.board, strain: 'S' });
       expect(a.positions).toHaveLength(53);
       a.positions.slice(0, 52).forEach((p, i) => expect(p, `position ${i}`).toMatchObject({ played: i, ...asPublished(expected[i]) }));
+      expect(a.positions[52]).toEqual({ played: 52, trick: 14, won: { NS: 11, EW: 2 }, left: { NS: 0, EW: 0 }, cards: [] });
+
+      // Then board 3, the deal in play: released, it goes out as far as it has been played.
+      c.feed!.setTrayComplete(3);
+      await waitFor(() => analysis.some((x) => x.board === 3), 30_000, 'the analysis of board 3');
+      const b = analysis.find((x) => x.board === 3)!;
+      expect(b.positions.map((p) => p.played)).toEqual([0, 1, 2, 3, 4, 5]);
+      b.positions.forEach((p, i) => expect(p, `board 3, position ${i}`).toMatchObject(asPublished(expected[i])));
     } finally {
       await sub.endAsync();
       await run.close();
