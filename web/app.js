@@ -109,7 +109,13 @@ function renderAnalysis(a, state) {
   if (a?.status === 'off') return msg(`${a.message ?? 'double-dummy analysis is off: install libdds0 (apt install libdds0)'}. The table plays on without it.`, 'off');
   const sameDeal = !!a && !!d && a.board === d.board;
   if (!a || !sameDeal) {
-    if (d && d.released === false) return msg('The analysis of this deal is held back until the embargo lets its cards out.', 'embargo');
+    // A board released after this table moved on (tray-complete): its summary, from the opening lead to the end.
+    const first = a?.status === 'on' ? a.positions[0] : undefined;
+    const end = a?.status === 'on' ? a.positions.at(-1) : undefined;
+    const earlier = first && end && !end.toPlay
+      ? `Board ${a.board}, released: from the opening lead N-S could take ${first.left.NS} and E-W ${first.left.EW}; the table took ${end.won.NS}–${end.won.EW}. `
+      : '';
+    if (d && d.released === false) return msg(`${earlier}The analysis of this deal is held back until the embargo lets its cards out.`, 'embargo');
     return msg(d ? 'waiting for the analysis of this deal… (it is sent to vugraph accounts only)' : 'waiting for a deal…', 'waiting');
   }
   if (a.status === 'unknown-hands') return msg(a.message ?? 'the hands are not known at this table: no analysis', 'unknown-hands');

@@ -93,15 +93,24 @@ describe('table view: the double-dummy panel in Chromium', () => {
     await saveScreenshot(pi, join(SCREENSHOTS, 'table-analysis-800x480.png'), { fullPage: false });
   }, 180_000);
 
-  it('says the analysis is held back while the embargo holds', async () => {
+  it('says the analysis is held back while the embargo holds, and sums up a board released after the table moved on', async () => {
     const run = start(await simulate({ events: LOG, speed: 'max', autoplay: false, analysis: true, embargo: 'tray-complete' }));
     const phone = await chromium.open(run.sim.url!, PHONE);
     await until(phone, 'status online', `document.getElementById('status').dataset.status === 'online'`);
     await run.sim.playEvents(upToCard(6));
     await until(phone, 'the embargo line', `document.getElementById('analysis').dataset.dd === 'embargo'`);
-    expect(await phone.locator('#dd-msg').innerText()).toMatch(/held back until the embargo/);
+    expect(await phone.locator('#dd-msg').innerText()).toBe('The analysis of this deal is held back until the embargo lets its cards out.');
     expect(await phone.locator('#dd-cards li').count()).toBe(0);
     expect(await phone.locator('#dd-left').isVisible()).toBe(false);
+    // Board 2 played out, board 3 begun, then board 2 released: its summary, and board 3 still held back.
+    await run.sim.playEvents([...LOG.slice(upToCard(6).length), { ...DEAL, board: 3 }, ...LOG.slice(1, 4)]);
+    const c = run.sim.controller;
+    await c.feed!.whenDelivered(c.journal.lastSeq, 20_000);
+    await until(phone, 'board 3 on the page', `document.getElementById('board').textContent === '3'`);
+    c.feed!.setTrayComplete(2);
+    await until(phone, 'board 2\'s summary', `document.getElementById('dd-msg').textContent.startsWith('Board 2, released')`);
+    expect(await phone.locator('#dd-msg').innerText()).toBe(`Board 2, released: from the opening lead N-S could take ${expected[0].tricks.NS} and E-W ${expected[0].tricks.EW}; the table took 11–2. The analysis of this deal is held back until the embargo lets its cards out.`);
+    expect(await phone.locator('#dd-cards li').count()).toBe(0);
   }, 120_000);
 
   it('says analysis is off and how to install libdds0 when DDS is missing, and the table view goes on', async () => {
