@@ -3,8 +3,9 @@
 // this; a physical table can too, since it sees every card. It names unplayed cards, so it never goes on a public
 // topic: the daemon publishes it on the table's spectator-only `analysis` topic (mosquitto/acl, role `vugraph`), and
 // only once the embargo lets the deal's cards out (`released`). While the embargo holds, nothing is published at all.
-import type { Seat } from '../cards/seat.js';
+import { type Seat, SEATS } from '../cards/seat.js';
 import type { Table } from '../laws/engine.js';
+import type { TrickRecord } from '../laws/types.js';
 import { tablePosition } from './claim.js';
 import type { DoubleDummy } from './solver.js';
 import type { Position, PositionResult, Strain } from './types.js';
@@ -29,7 +30,7 @@ export interface SpectatorPosition {
 export interface SpectatorAnalysis {
   schema: 1;
   type: 'tenace.analysis';
-  /** `on`: positions follow; `off`: no libdds (`message` says how to install it); `unknown-hands`: no tray record. */
+  /** `on`: positions follow; `off`: no libdds (`message` says how to install it); `unknown-hands`: no tray record (until the last card). */
   status: 'on' | 'off' | 'unknown-hands';
   message?: string;
   board: number | null;
@@ -105,6 +106,14 @@ export class LiveAnalysis {
     const t = table.currentTrick();
     const trick = t.cards.length === 4 ? t.number + 1 : t.number;
     d.positions.set(played, { played, trick, won: { ...r.tricksWon }, position: p?.position ?? null });
+    // An original play without a tray record: once every card has been played face up, the hands are known.
+    if (!d.known) {
+      const rebuilt = positionsFromPlay(table.result()!.tricks, d.strain);
+      if (rebuilt) {
+        d.known = true;
+        d.positions = rebuilt;
+      }
+    }
     if (d.released) this.schedule(d);
   }
 
@@ -190,6 +199,38 @@ export class LiveAnalysis {
     }
     return { ...base, status: 'on', positions: out };
   }
+}
+
+const RANKS = 'AKQJT98765432';
+
+/**
+ * The positions of a deal played out card by card, from its thirteen tricks alone (each card lay face up): the hands
+ * are the cards each seat played. Null while the play is not complete (a claim, a trick short, an order unknown).
+ */
+export function positionsFromPlay(tricks: readonly TrickRecord[], strain: Strain | null): Map<number, Noted> | null {
+  if (tricks.length !== 13 || strain === null) return null;
+  const held: Record<Seat, string[]> = { N: [], E: [], S: [], W: [] };
+  for (const t of tricks) {
+    if (t.orderUnknown || SEATS.some((s) => !t.cards[s])) return null;
+    for (const s of SEATS) held[s].push(t.cards[s]!);
+  }
+  const hand = (cards: string[]) => ['S', 'H', 'D', 'C'].map((suit) => cards.filter((c) => c[0] === suit).map((c) => c[1]).sort((a, b) => RANKS.indexOf(a) - RANKS.indexOf(b)).join('')).join('.');
+  const out = new Map<number, Noted>();
+  const won = { NS: 0, EW: 0 };
+  tricks.forEach((t, ti) => {
+    const order = t.order ?? [0, 1, 2, 3].map((i) => SEATS[(SEATS.indexOf(t.leader) + i) & 3]);
+    const trick: string[] = [];
+    for (const seat of order) {
+      const played = ti * 4 + trick.length;
+      out.set(played, { played, trick: ti + 1, won: { ...won }, position: { hands: `N:${SEATS.map((s) => hand(held[s])).join(' ')}`, strain, leader: t.leader, trick: [...trick] } });
+      const card = t.cards[seat]!;
+      held[seat] = held[seat].filter((c) => c !== card);
+      trick.push(card);
+    }
+    won[t.winner === 'N' || t.winner === 'S' ? 'NS' : 'EW']++;
+  });
+  out.set(52, { played: 52, trick: 14, won: { ...won }, position: null });
+  return out;
 }
 
 /** True when every hand is known but no card is left (the deal is played out), so "no position" is not "no hands". */

@@ -12,13 +12,13 @@ import { analysePlay } from '../../src/dd/play.js';
 import { DoubleDummy } from '../../src/dd/solver.js';
 import type { PositionResult } from '../../src/dd/types.js';
 import type { Seat } from '../../src/cards/seat.js';
-import type { TableEvent } from '../../src/formats/table-log.js';
+import type { DealEvent, TableEvent } from '../../src/formats/table-log.js';
 import { checkConfigCommand } from '../../src/cli/check-config.js';
 import { client, waitFor } from '../feed/broker.js';
 import { DEMO, type RunningSimulation, readLog, simulate } from '../web/helpers.js';
 
 const LOG = readLog(join(DEMO, '1-bridge-4S.ndjson'));
-const DEAL = LOG[0] as TableEvent & { hands: string; board: number };
+const DEAL = LOG[0] as DealEvent & { hands: string; board: number };
 const PLAYS = LOG.filter((e): e is TableEvent & { type: 'place'; seat: Seat; card: string } => e.type === 'place');
 const TOPIC = 'tenace/demo/1/analysis';
 
@@ -134,6 +134,27 @@ describe('live double-dummy analysis on the spectators\' analysis topic', () => 
       const b = analysis.find((x) => x.board === 3)!;
       expect(b.positions.map((p) => p.played)).toEqual([0, 1, 2, 3, 4, 5]);
       b.positions.forEach((p, i) => expect(p, `board 3, position ${i}`).toMatchObject(asPublished(expected[i])));
+    } finally {
+      await sub.endAsync();
+      await run.close();
+    }
+  }, 180_000);
+
+  it('an original play without a tray record: no analysis while the hands are unknown, the whole deal once every card is face up', async () => {
+    const { hands: _hands, ...noHands } = DEAL;
+    const run = await simulate({ events: LOG, speed: 'max', autoplay: false, analysis: true, embargo: 'live' });
+    const { sub, analysis } = await listen(run);
+    try {
+      await run.sim.playEvents([noHands as TableEvent, ...LOG.slice(1, 10)]);
+      await waitFor(() => analysis.length > 0, 20_000, 'the first analysis message');
+      expect(analysis.at(-1)).toMatchObject({ status: 'unknown-hands', board: DEAL.board, positions: [] });
+      await run.sim.playEvents(LOG.slice(10));
+      await waitFor(() => analysis.at(-1)?.status === 'on', 30_000, 'the analysis once the play is complete');
+      const a = analysis.at(-1)!;
+      expect(a.positions.map((p) => p.played)).toEqual([...Array(53).keys()]);
+      a.positions.slice(0, 52).forEach((p, i) => expect(p, `position ${i}`).toMatchObject({ trick: Math.floor(i / 4) + 1, ...asPublished(expected[i]) }));
+      expect(a.positions[52]).toEqual({ played: 52, trick: 14, won: { NS: 11, EW: 2 }, left: { NS: 0, EW: 0 }, cards: [] });
+      expect(analysis.filter((x) => x.status === 'on')).toHaveLength(1);
     } finally {
       await sub.endAsync();
       await run.close();

@@ -10,11 +10,11 @@ import { analysePlay } from '../../src/dd/play.js';
 import { DoubleDummy } from '../../src/dd/solver.js';
 import type { PositionResult } from '../../src/dd/types.js';
 import type { Seat } from '../../src/cards/seat.js';
-import type { TableEvent } from '../../src/formats/table-log.js';
+import type { DealEvent, TableEvent } from '../../src/formats/table-log.js';
 import { DEMO, type RunningSimulation, SCREENSHOTS, readLog, saveScreenshot, simulate, useChromium } from './helpers.js';
 
 const LOG = readLog(join(DEMO, '1-bridge-4S.ndjson'));
-const DEAL = LOG[0] as TableEvent & { hands: string };
+const DEAL = LOG[0] as DealEvent & { hands: string };
 const PLAYS = LOG.filter((e): e is TableEvent & { type: 'place'; seat: Seat; card: string } => e.type === 'place');
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 };
 const PI = { viewport: { width: 800, height: 480 }, deviceScaleFactor: 1 };
