@@ -91,6 +91,7 @@ export class LiveAnalysis {
     if (info.newDeal || this.current === null) this.begin();
     const d = this.current!;
     if (info.seq !== null) d.seq = info.seq;
+    const opened = info.released && !d.released;
     d.released = info.released;
     const r = table.result();
     if (r === null) return;
@@ -98,14 +99,18 @@ export class LiveAnalysis {
     const seen = table.cardsSeen();
     const played = seen.N.length + seen.E.length + seen.S.length + seen.W.length;
     // A misread undone: the positions after it are gone.
+    const size = d.positions.size;
     for (const k of [...d.positions.keys()]) if (k > played) d.positions.delete(k);
+    let changed = d.positions.size !== size;
     const p = tablePosition(table);
     const trump = table.trump();
     d.strain = trump === 'S' || trump === 'H' || trump === 'D' || trump === 'C' ? trump : 'NT';
     d.known = p !== null || handsKnown(table);
     const t = table.currentTrick();
     const trick = t.cards.length === 4 ? t.number + 1 : t.number;
-    d.positions.set(played, { played, trick, won: { ...r.tricksWon }, position: p?.position ?? null });
+    const noted: Noted = { played, trick, won: { ...r.tricksWon }, position: p?.position ?? null };
+    changed ||= JSON.stringify(d.positions.get(played)) !== JSON.stringify(noted);
+    d.positions.set(played, noted);
     // An original play without a tray record: once every card has been played face up, the hands are known.
     if (!d.known) {
       const rebuilt = positionsFromPlay(table.result()!.tricks, d.strain);
@@ -114,7 +119,8 @@ export class LiveAnalysis {
         d.positions = rebuilt;
       }
     }
-    if (d.released) this.schedule(d);
+    // A card lifted, a claim, a score: the position is the same, and so is the message (its seq aside).
+    if (d.released && (changed || opened)) this.schedule(d);
   }
 
   /**

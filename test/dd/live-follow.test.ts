@@ -64,4 +64,18 @@ describe('LiveAnalysis following a table', () => {
     expect(f.out[0].positions.map((p) => p.played)).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect(f.live.published).toBe(1);
   });
+
+  it('a card lifted changes no position: nothing is published again', async () => {
+    const f = follow(() => true);
+    for (const ev of LOG.slice(0, 5)) f.apply(ev); // the deal and the first trick's four cards
+    await f.live.settled();
+    const n = f.live.published;
+    for (const ev of LOG.slice(5, 9)) f.apply(ev); // the four lifts
+    await f.live.settled();
+    expect(f.live.published).toBe(n);
+    f.apply(LOG[9]); // South leads to trick 2
+    await f.live.settled();
+    expect(f.live.published).toBe(n + 1);
+    expect(f.out.at(-1)!.positions.map((p) => p.played)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
 });
