@@ -17,10 +17,12 @@ usage: add-user.sh [-p PASSWD_FILE] [-a ACL_FILE] ROLE ...
                           session topics (schedule, standings, released)
   room NAME [CLUB]        a room's bridge at the central broker (mosquitto/room.conf, remote_username NAME): sends
                           what its tables publish (status, state, event, director, director/state, director/event,
-                          response/+) and its link state; reads what the director sends them (assignment, request/+,
-                          tray records, session topics)
+                          response/+, analysis) and its link state; reads what the director sends them (assignment,
+                          request/+, tray records, session topics)
   spectator NAME          reads the public topics only (status, state, event of every table; a club session's
                           schedule, standings and released trays)
+  vugraph NAME [CLUB]     a spectator who also reads each table's live double-dummy analysis (analysis, config
+                          feed.analysis): it names unplayed cards, so never give it to a player's screen
   remove NAME             delete the account and its ACL block
 
 The password comes from $TENACE_MQTT_PASSWORD, else it is asked for on the terminal (never on the command line,
@@ -159,7 +161,7 @@ topic write $BASE/$club/club/#
     # standings. The bridge publishes its link state ("notifications true") at the centre under $SYS.
     block="user $1
 "
-    for t in status state event director director/state director/event 'response/+'; do block+="topic write $BASE/$club/+/$t
+    for t in status state event director director/state director/event 'response/+' analysis; do block+="topic write $BASE/$club/+/$t
 "; done
     block+="topic read $BASE/$club/+/assignment
 topic read $BASE/$club/+/request/+
@@ -174,6 +176,17 @@ topic write \$SYS/broker/connection/+/state
     check_user "$1"
     # No topic lines: the "pattern read" lines at the top of the ACL give every account the public topics.
     set_account "$1" "user $1
+"
+    ;;
+  vugraph)
+    [ $# -ge 1 ] && [ $# -le 2 ] || usage
+    check_user "$1"
+    club="${2:-+}"
+    [ "$club" = "+" ] || check_club "$club"
+    # The public topics come from the "pattern read" lines; the analysis topic is read by these accounts only. A
+    # table publishes it only once its embargo lets the deal out, but it names the cards still held: no player's.
+    set_account "$1" "user $1
+topic read $BASE/$club/+/analysis
 "
     ;;
   remove)

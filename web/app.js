@@ -78,6 +78,78 @@ function playOrder(trick, seats) {
   return [0, 1, 2, 3].map((i) => SEATS[(start + i) % 4]).filter((s) => seats.includes(s) && trick.cards[s]);
 }
 
+/** The card played last in a snapshot (the trick in progress, else the last trick's last card), or null. */
+function lastPlayed(d) {
+  const cur = d?.current?.cards ?? [];
+  if (cur.length) return cur.at(-1);
+  const t = d?.tricks?.at(-1);
+  if (!t) return null;
+  const seat = playOrder(t, d.seats ?? SEATS).at(-1);
+  return seat ? { seat, card: t.cards[seat] } : null;
+}
+
+const TRICKS = (n) => `${n} trick${n === 1 ? '' : 's'}`;
+
+/**
+ * The live double-dummy analysis (issue 21, the table's `analysis` topic, vugraph accounts only): after each card,
+ * what each side can still take with best play, and what each legal card of the player to play would give. The table
+ * publishes it only once the embargo lets the deal out, so until then the panel says it is held back.
+ */
+function renderAnalysis(a, state) {
+  const box = $('analysis');
+  const d = state?.deal ?? null;
+  const msg = (text, kind) => {
+    box.dataset.dd = kind;
+    $('dd-msg').textContent = text;
+    $('dd-left').hidden = true;
+    $('dd-last').hidden = true;
+    $('dd-to-play').hidden = true;
+    $('dd-cards').replaceChildren();
+  };
+  if (a?.status === 'off') return msg(`${a.message ?? 'double-dummy analysis is off: install libdds0 (apt install libdds0)'}. The table plays on without it.`, 'off');
+  const sameDeal = !!a && !!d && a.board === d.board;
+  if (!a || !sameDeal) {
+    // A board released after this table moved on (tray-complete): its summary, from the opening lead to the end.
+    const first = a?.status === 'on' ? a.positions[0] : undefined;
+    const end = a?.status === 'on' ? a.positions.at(-1) : undefined;
+    const earlier = first && end && !end.toPlay
+      ? `Board ${a.board}, released: from the opening lead N-S could take ${first.left.NS} and E-W ${first.left.EW}; the table took ${end.won.NS}–${end.won.EW}. `
+      : '';
+    if (d && d.released === false) return msg(`${earlier}The analysis of this deal is held back until the embargo lets its cards out.`, 'embargo');
+    return msg(d ? 'waiting for the analysis of this deal… (it is sent to vugraph accounts only)' : 'waiting for a deal…', 'waiting');
+  }
+  if (a.status === 'unknown-hands') return msg(a.message ?? 'the hands are not known at this table: no analysis', 'unknown-hands');
+  const p = a.positions.at(-1);
+  if (!p) return msg('waiting for the analysis of this deal…', 'waiting');
+  box.dataset.dd = 'on';
+  box.dataset.played = String(p.played);
+  $('dd-msg').textContent = '';
+  $('dd-left').hidden = false;
+  $('dd-NS').textContent = String(p.left.NS);
+  $('dd-EW').textContent = String(p.left.EW);
+  // The card just played and what it cost, when the snapshot shows the same card count as the analysis.
+  const shown = d ? SEATS.reduce((n, s) => n + (d.playedCount?.[s] ?? 0), 0) : -1;
+  const before = a.positions.find((x) => x.played === p.played - 1);
+  const last = shown === p.played ? lastPlayed(d) : null;
+  const cost = last && before ? before.cards.find((c) => c.card === last.card)?.cost : undefined;
+  $('dd-last').hidden = cost === undefined;
+  if (cost !== undefined) {
+    $('dd-last').dataset.cost = String(cost);
+    $('dd-last').replaceChildren(`${SEAT_NAME[last.seat]}'s `, cardEl(last.card), cost ? ` cost ${SIDE_TEXT[last.seat === 'N' || last.seat === 'S' ? 'NS' : 'EW']} ${TRICKS(cost)}` : ' was as good as any');
+  }
+  $('dd-to-play').hidden = !p.toPlay;
+  $('dd-to-play').textContent = p.toPlay ? `${SEAT_NAME[p.toPlay]} to play: what each card gives ${SIDE_TEXT[p.toPlay === 'N' || p.toPlay === 'S' ? 'NS' : 'EW']}` : '';
+  if (!p.toPlay) $('dd-msg').textContent = `Deal over: N-S ${p.won.NS}, E-W ${p.won.EW}.`;
+  $('dd-cards').replaceChildren(...p.cards.map((c) => {
+    const li = el('li', c.cost ? 'costs' : 'best');
+    li.dataset.card = c.card;
+    li.dataset.cost = String(c.cost);
+    li.append(cardEl(c.card), el('span', 'dd-tricks', c.cost ? `${c.tricks} (−${c.cost})` : String(c.tricks)));
+    li.title = c.cost ? `${c.card}: ${TRICKS(c.tricks)}, costs ${TRICKS(c.cost)}` : `${c.card}: ${TRICKS(c.tricks)}, the best`;
+    return li;
+  }));
+}
+
 /** Draw a snapshot: the public `state`, or the director's `director/state`. */
 function render(state) {
   const d = state.deal;
@@ -249,8 +321,19 @@ async function main() {
   });
   const statusTopic = `${base}/status`;
   const stateTopic = director ? `${base}/director/state` : `${base}/state`;
+  // Config feed.analysis: the live double-dummy analysis, on a topic only vugraph accounts (and the director) may read.
+  const analysisTopic = cfg.analysis ? `${base}/analysis` : null;
+  $('analysis').hidden = !analysisTopic;
   let tableStatus = null;
+  let lastState = null;
+  let lastAnalysis = null;
   client.on('connect', () => {
+    // Apart: an account that may not read the analysis must not stop the table view.
+    if (analysisTopic) {
+      client.subscribe(analysisTopic, { qos: 1 }, (err) => {
+        if (err) $('dd-msg').textContent = 'This account may not read the analysis: it is for vugraph accounts.';
+      });
+    }
     client.subscribe([statusTopic, stateTopic], { qos: 1 }, (err) => {
       if (err) setStatus('error', `cannot subscribe: ${err.message}`);
     });
@@ -267,9 +350,19 @@ async function main() {
     }
     if (topic === stateTopic && text) {
       try {
-        render(JSON.parse(text));
+        lastState = JSON.parse(text);
+        render(lastState);
+        if (analysisTopic) renderAnalysis(lastAnalysis, lastState);
       } catch (e) {
         console.error('bad snapshot', e);
+      }
+    }
+    if (topic === analysisTopic && text) {
+      try {
+        lastAnalysis = JSON.parse(text);
+        renderAnalysis(lastAnalysis, lastState);
+      } catch (e) {
+        console.error('bad analysis', e);
       }
     }
   });

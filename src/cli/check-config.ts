@@ -97,5 +97,10 @@ export function checkConfigCommand(argv: string[], io: CliIo = STDIO, env: Recor
   // Not a config problem: the table runs without it, and this says how to turn it on.
   const dd = probeDds(env);
   io.out(dd.on ? `double-dummy analysis: on (DDS ${dd.version})\n` : `${dd.reason}\n`);
+  if (r.config.feed.analysis) {
+    io.out(dd.on
+      ? 'feed.analysis: the live double-dummy analysis goes to <table>/analysis once the embargo lets each deal out (vugraph accounts read it: mosquitto/add-user.sh vugraph NAME)\n'
+      : 'feed.analysis: set, but without libdds0 the table publishes only that analysis is off, and its view says so\n');
+  }
   return 0;
 }

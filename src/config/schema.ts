@@ -62,7 +62,8 @@ export interface TenaceConfig {
     keepalive: number;
     baseTopic: string;
   };
-  feed: { embargo: Embargo; director: boolean };
+  /** `analysis`: the spectators' live double-dummy analysis on the table's spectator-only `analysis` topic (issue 21). */
+  feed: { embargo: Embargo; director: boolean; analysis: boolean };
   hardware: { bridges: BridgeConfig[]; scanner: ScannerConfig; decks: string[] };
   http: { port: number; host: string };
   /** The table terminal (web/terminal): the table's PIN (absent: one is made at each start and logged) and the tries allowed. */
@@ -202,6 +203,12 @@ export const configSchema = {
         // (DESIGN §6), so public topics hold it back until the club layer says the tray is complete.
         embargo: { type: 'string', enum: ['live', 'deal-end', 'tray-complete'], default: 'tray-complete' },
         director: { type: 'boolean', default: true, fix: 'must be true or false' },
+        // Off by default: it needs libdds0, and the topic must be given to spectators' accounts only (role vugraph).
+        analysis: {
+          type: 'boolean', default: false,
+          description: 'publish, after each card, the double-dummy analysis (what each side can still take, each legal card\'s cost) on the spectator-only <table>/analysis topic, once the embargo lets the deal out; needs libdds0 (default false)',
+          fix: 'must be true or false: true publishes the live double-dummy analysis for spectators (mosquitto/add-user.sh vugraph; needs libdds0), false (the default) does not',
+        },
       },
     },
     hardware: {

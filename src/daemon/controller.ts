@@ -24,6 +24,7 @@ import type { WebView } from '../web/server.js';
 import { makePin } from '../web/terminal-api.js';
 import { type TerminalView, terminalView } from '../web/terminal-state.js';
 import type { EmbeddedBroker } from '../broker/embedded.js';
+import type { LiveAnalysis } from '../dd/live.js';
 import { startWatchdog, type Watchdog } from './watchdog.js';
 
 /** A part of the daemon with a lifetime: hardware, scanner, feed, web view. */
@@ -73,6 +74,8 @@ export class Controller {
   feed: Feed | null = null;
   broker: EmbeddedBroker | null = null;
   web: WebView | null = null;
+  /** The spectators' live double-dummy analysis (config `feed.analysis`), or null. */
+  analysis: LiveAnalysis | null = null;
   /** The table terminal's PIN this run: `terminal.pin`, or four digits made at start (logged with the terminal's URL). */
   /** The PIN made at start, used when neither the config nor the director's assignment gives one. */
   private readonly ownPin: string;
@@ -123,7 +126,7 @@ export class Controller {
       this.broker = await startEmbeddedBroker({ host: '127.0.0.1' });
       this.log.info({ url: this.broker.url }, 'embedded broker started');
     }
-    this.extensions.push(await this.feedExtension(), ...this.hardwareExtensions(restored), ...await this.scannerExtensions(), this.webExtension(), ...(this.opts.extensions ?? []));
+    this.extensions.push(...await this.feedExtensions(), ...this.hardwareExtensions(restored), ...await this.scannerExtensions(), this.webExtension(), ...(this.opts.extensions ?? []));
     for (const ext of this.extensions) {
       try {
         await ext.start();
@@ -253,8 +256,11 @@ export class Controller {
     else if (m.kind === 'assignment') this.log.info({ round: club.assignment?.round, trays: club.assignment?.trays }, 'round assignment');
   }
 
-  private async feedExtension(): Promise<Extension> {
+  private async feedExtensions(): Promise<Extension[]> {
     const c = this.opts.config;
+    // Issue 21: the spectators' live double-dummy analysis, when the config asks for it.
+    const analysis = c.feed.analysis ? (await import('./analysis.js')).daemonAnalysis((a) => this.feed?.setAnalysis(a), this.log) : null;
+    this.analysis = analysis?.live ?? null;
     const mark = await JournalMark.load(c.journal.dir, this.journal.session, this.log);
     const url = this.broker ? this.broker.url : c.mqtt.url;
     const feed = new Feed({
@@ -280,9 +286,11 @@ export class Controller {
       clubSession: this.club ? { session: this.club.session, trays: this.clubTrays, onMessage: (m) => this.onClubMessage(m) } : undefined,
       // Rebuilt from the journal, where each command's `tx` is written with its event: a retry after a crash is answered.
       transactions: TransactionIndex.fromEvents(this.journal.events()),
+      onFolded: analysis?.onFolded,
+      onRelease: analysis?.onRelease,
     });
     this.feed = feed;
-    return { name: 'feed', start: () => feed.start(), stop: () => feed.stop() };
+    return [...(analysis ? [analysis.extension] : []), { name: 'feed', start: () => feed.start(), stop: () => feed.stop() }];
   }
 
   /**
@@ -399,7 +407,7 @@ export class Controller {
           pin: () => this.terminalPin, tries: c.terminal?.tries ?? 5, view: () => this.terminalView(),
           submit: (cmd, body) => this.feed?.submit(cmd, body) ?? null,
         });
-        this.web = await startWebView({ port: c.http.port, host: c.http.host, club: c.club.id, table: c.table.id, base: c.mqtt.baseTopic, wsUrl, terminal });
+        this.web = await startWebView({ port: c.http.port, host: c.http.host, club: c.club.id, table: c.table.id, base: c.mqtt.baseTopic, wsUrl, terminal, analysis: c.feed.analysis });
         if (this.broker) this.broker.attachWebSocket(this.web.server, '/mqtt');
         this.log.info({ url: this.web.url }, 'table view');
         this.log.info({ url: `${this.web.url}terminal/`, pin: this.terminalPin }, 'table terminal: the players open it and enter this PIN');

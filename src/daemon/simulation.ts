@@ -52,6 +52,8 @@ export interface SimulationOptions {
   protocolVersion?: 4 | 5;
   /** The embargo policy of the table's public feed; default `live`. */
   embargo?: 'live' | 'deal-end' | 'tray-complete';
+  /** Config `feed.analysis`: the spectators' live double-dummy analysis; default false. */
+  analysis?: boolean;
 }
 
 export interface Simulation {
@@ -194,7 +196,7 @@ async function startIn(journal: string, faults: FaultPlan | undefined, opts: Sim
     ...(opts.session ? [`session: ${JSON.stringify(opts.session)}`] : []),
     `journal: { dir: ${JSON.stringify(journal)}, fsync: group, groupCommitMs: 5 }`,
     `mqtt: { url: ${JSON.stringify(opts.broker ?? 'embedded')} }`,
-    `feed: { embargo: ${opts.embargo ?? 'live'} }`,
+    `feed: { embargo: ${opts.embargo ?? 'live'}${opts.analysis ? ', analysis: true' : ''} }`,
     `http: { port: ${opts.httpPort}, host: 127.0.0.1 }`,
     `hardware:`,
     `  decks: [${JSON.stringify(deckPath)}]`,

@@ -19,8 +19,12 @@ export interface ClaimPosition {
 /** What the director's page shows of a claim. */
 export interface ClaimView { board: number; seat: Seat; claimed: number; left: number; canTake?: number }
 
-/** The position at a claim, read from the table before the claim is folded; null when a hand is unknown. */
-export function claimPosition(table: Table, board: number, seat: Seat, claimed: number): ClaimPosition | null {
+/**
+ * The position at the table now: the cards still in hand, the trump and the trick in progress (a complete trick not
+ * yet quitted counts as quitted: its winner leads next), with the tricks left to play, the trick in progress
+ * included. Null when a hand is unknown (an original play without a tray record) or no card is left.
+ */
+export function tablePosition(table: Table): { position: Position; left: number } | null {
   const hands = SEATS.map((s) => table.remaining(s));
   if (hands.some((h) => h === null)) return null;
   const t = table.currentTrick();
@@ -31,7 +35,13 @@ export function claimPosition(table: Table, board: number, seat: Seat, claimed: 
   const counts = hands.map((h) => h!.replace(/\./g, '').length);
   const left = counts[(SEATS.indexOf(leader) + cards.length) & 3];
   if (left === 0) return null;
-  return { board, seat, claimed, left, position: { hands: `N:${hands.join(' ')}`, strain: strainOf(table.trump()), leader, trick: cards } };
+  return { left, position: { hands: `N:${hands.join(' ')}`, strain: strainOf(table.trump()), leader, trick: cards } };
+}
+
+/** The position at a claim, read from the table before the claim is folded; null when a hand is unknown. */
+export function claimPosition(table: Table, board: number, seat: Seat, claimed: number): ClaimPosition | null {
+  const p = tablePosition(table);
+  return p ? { board, seat, claimed, left: p.left, position: p.position } : null;
 }
 
 /** Claims solved in the background: the view has `canTake` once DDS has answered. */

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { createConnection } from 'node:net';
 import type { IClientOptions, IDisconnectPacket, IPublishPacket, MqttClient } from 'mqtt';
 import type { TableEvent } from '../formats/table-log.js';
-import type { TableOptions } from '../laws/engine.js';
+import type { Table, TableOptions } from '../laws/engine.js';
 import type { ScoreOptions } from '../laws/score/index.js';
 import { type CommandCheck, type FeedCommand, type Transaction, TransactionIndex, checkCommand, checkEventsQuery } from './commands.js';
 import {
@@ -133,6 +133,13 @@ export interface FeedOptions {
   directorEvents?: boolean;
   /** Club: subscribe to the tray records, the assignment and the released list of a session. */
   clubSession?: FeedClubOptions;
+  /**
+   * Told after each event folded (on start too, without publishing) and when the club layer lifts the embargo: the
+   * feed's table and whether the embargo lets the deal out. The live analysis (src/dd/live.ts) follows the play so.
+   */
+  onFolded?: (table: Table, info: { seq: number | null; newDeal: boolean; released: boolean }) => void;
+  /** Told when the club layer releases a board (`setTrayComplete`), whether or not it is the deal in progress. */
+  onRelease?: (board: number) => void;
 }
 
 /** Counters for health checks and tests. */
@@ -201,6 +208,9 @@ export class Feed extends EventEmitter<FeedEvents> {
   private again = false;
   private announceDue = false;
   private stateDirty = false;
+  /** The retained spectator analysis (`analysis` topic), and whether it still has to go out. */
+  private analysis: string | null = null;
+  private analysisDirty = false;
   private stopped = false;
   private backoff = 0;
   private retryTimer: NodeJS.Timeout | null = null;
@@ -316,9 +326,38 @@ export class Feed extends EventEmitter<FeedEvents> {
    * Publishes a new snapshot when that releases anything.
    */
   setTrayComplete(board: number, complete = true): void {
+    if (complete && this.opts.onRelease) {
+      try {
+        this.opts.onRelease(board);
+      } catch (err) {
+        this.log.error({ err: (err as Error).message, board }, 'the live analysis failed to take a released board');
+      }
+    }
     if (this.projector.setTrayComplete(board, complete)) {
       this.stateDirty = true;
+      this.tellFolded(null, false);
       this.kick();
+    }
+  }
+
+  /**
+   * Issue 21: the spectators' double-dummy analysis, retained on the spectator-only `analysis` topic (never a public
+   * one: it names unplayed cards). The caller hands it over only once the embargo lets the deal out.
+   */
+  setAnalysis(payload: object): void {
+    this.analysis = JSON.stringify(payload);
+    this.analysisDirty = true;
+    this.kick();
+  }
+
+  /** Tell `onFolded` where the table is now; its failure is logged, never the feed's. */
+  private tellFolded(ev: TableEvent | null, newDeal: boolean): void {
+    const hook = this.opts.onFolded;
+    if (!hook) return;
+    try {
+      hook(this.projector.table, { seq: ev?.seq ?? null, newDeal, released: this.projector.released() });
+    } catch (err) {
+      this.log.error({ err: (err as Error).message }, 'the live analysis failed to follow the table');
     }
   }
 
@@ -488,6 +527,7 @@ export class Feed extends EventEmitter<FeedEvents> {
       if (ev.seq <= this.folded) { this.stats.skippedEvents++; continue; }
       this.projector.apply(ev);
       this.folded = ev.seq;
+      this.tellFolded(ev, ev.type === 'deal');
     }
     this.log.info({ mark, folded: this.folded }, 'restored the table from the journal');
   }
@@ -560,6 +600,7 @@ export class Feed extends EventEmitter<FeedEvents> {
           this.pendingEvent = ev;
           this.folded = ev.seq!;
           this.stateDirty = true;
+          this.tellFolded(ev, ev.type === 'deal');
           await this.deliver(this.pending, ev);
           this.pending = null;
           this.pendingEvent = null;
@@ -569,6 +610,12 @@ export class Feed extends EventEmitter<FeedEvents> {
         if (this.stateDirty && this.connected && !this.announceDue) {
           this.stateDirty = false;
           await this.publishSnapshots();
+        }
+        if (this.analysisDirty && this.analysis !== null && this.connected && !this.announceDue) {
+          const text = this.analysis;
+          await this.client!.publishAsync(this.topics.analysis, text, this.jsonOptions('analysis', true));
+          // A newer analysis handed over meanwhile goes out on the next pass.
+          if (this.analysis === text) this.analysisDirty = false;
         }
         if (batch.length > 0) this.again = true;
       } while (this.again && !this.stopped);
@@ -608,6 +655,7 @@ export class Feed extends EventEmitter<FeedEvents> {
     const client = this.client!;
     await client.publishAsync(this.topics.status, 'online', this.textOptions());
     await this.publishSnapshots();
+    if (this.analysis !== null) this.analysisDirty = true;
     try {
       await client.subscribeAsync(this.topics.requestFilter, { qos: 1 });
     } catch (err) {

@@ -735,7 +735,8 @@ export class Projector {
     return directorState(this.table, this.options());
   }
 
-  private released(): boolean {
+  /** Whether the embargo lets the deal in progress out now. */
+  released(): boolean {
     return isReleased(this.table, this.embargo, this.trayFlag());
   }
 

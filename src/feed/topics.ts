@@ -41,6 +41,11 @@ export interface TableTopics {
   directorState: string;
   /** Extension (club): every journal event in full, with its seq, QoS 1, not retained: the director only (ACL). */
   directorEvent: string;
+  /**
+   * Extension (issue 21): retained double-dummy analysis of the deal (`SpectatorAnalysis`), spectator-only (ACL role
+   * `vugraph`): it names unplayed cards, so no player account may read it, and it is published only once released.
+   */
+  analysis: string;
   /** Extension (club): retained `RoundAssignment` written by the director: this table's pairs and trays this round. */
   assignment: string;
   /** Subscription filter for all commands. */
@@ -85,6 +90,7 @@ export function tableTopics(club: string, table: string, base = DEFAULT_BASE): T
     director: `${root}/director`,
     directorState: `${root}/director/state`,
     directorEvent: `${root}/director/event`,
+    analysis: `${root}/analysis`,
     assignment: `${root}/assignment`,
     requestFilter: `${root}/request/+`,
     request: (cmd) => `${reqPrefix}${cmd}`,

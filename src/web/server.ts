@@ -21,6 +21,8 @@ export interface WebViewOptions {
   wsUrl: string;
   /** The table terminal's API (/terminal/api/); without it the terminal's calls are answered 404. */
   terminal?: TerminalApi;
+  /** Config `feed.analysis`: the page follows the spectator-only `analysis` topic and shows its panel. */
+  analysis?: boolean;
 }
 
 export interface WebView {
@@ -44,7 +46,7 @@ export class WebPortError extends Error {
 /** Serve the table view. */
 export async function startWebView(opts: WebViewOptions): Promise<WebView> {
   const mqttBundle = join(dirname(createRequire(import.meta.url).resolve('mqtt/package.json')), 'dist', 'mqtt.min.js');
-  const config = JSON.stringify({ club: opts.club, table: opts.table, base: opts.base ?? 'tenace', wsUrl: opts.wsUrl });
+  const config = JSON.stringify({ club: opts.club, table: opts.table, base: opts.base ?? 'tenace', wsUrl: opts.wsUrl, analysis: opts.analysis === true });
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     // The terminal's calls act for the table; everything else here is read-only (GET).

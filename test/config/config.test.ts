@@ -48,7 +48,7 @@ describe('loading a valid config', () => {
       variant: 'duplicate-whist',
       journal: { dir: '/var/lib/tenace/journal', fsync: 'always', groupCommitMs: 10 },
       mqtt: { url: 'mqtt://127.0.0.1:1883', rejectUnauthorized: true, keepalive: 30, baseTopic: 'tenace' },
-      feed: { embargo: 'tray-complete', director: true },
+      feed: { embargo: 'tray-complete', director: true, analysis: false },
       hardware: { bridges: [], scanner: { mode: 'none', baudRate: 9600, terminator: 'any', interByteTimeoutMs: 50 }, decks: [] },
       http: { port: 8080, host: '0.0.0.0' },
       terminal: { tries: 5 },

@@ -19,7 +19,7 @@ let broker: Broker;
 let ports: { local: number; tls: number; ws: number | null; certs: number };
 let ca: string;
 const club = uid('c');
-const users = { t1: `table-${club}-t1`, t2: `table-${club}-t2`, director: `dir-${club}`, spectator: `spec-${club}`, spectator2: `spec2-${club}` };
+const users = { t1: `table-${club}-t1`, t2: `table-${club}-t2`, director: `dir-${club}`, spectator: `spec-${club}`, spectator2: `spec2-${club}`, vugraph: `vu-${club}` };
 
 function makeCertificates(dir: string): void {
   const o = (args: string[]) => run('openssl', args);
@@ -96,6 +96,7 @@ beforeAll(async () => {
   addUser(dir, ['table', club, 't2']);
   addUser(dir, ['director', users.director, club]);
   addUser(dir, ['spectator', users.spectator]);
+  addUser(dir, ['vugraph', users.vugraph, club]);
   // The fallback hasher (no mosquitto_passwd, e.g. a broker in a container) must produce what mosquitto accepts.
   addUser(dir, ['spectator', users.spectator2], { TENACE_NO_MOSQUITTO_PASSWD: '1' });
   // Running the script again replaces the account's block instead of adding a second one.
@@ -201,6 +202,36 @@ describe('shipped ACL and accounts on mosquitto', () => {
     expect(dir.some((m) => m.topic.endsWith('/director/state'))).toBe(true);
     // A SUBACK failure (0x80 unspecified, 0x87 not authorized) or, if the broker grants it, nothing arrived.
     if (refused !== null) expect([0x80, 0x87]).toContain(refused);
+  });
+
+  it('the live double-dummy analysis: the table writes it, vugraph accounts read it, spectators and other tables do not', async () => {
+    const vugraph = await login(users.vugraph);
+    const spectator = await login(users.spectator);
+    const t2 = await login(users.t2);
+    const vu = inbox(vugraph);
+    const spec = inbox(spectator);
+    const other = inbox(t2);
+    for (const c of [vugraph, spectator, t2]) await c.subscribeAsync(`tenace/${club}/+/analysis`, { qos: 1 }).catch(() => {});
+    await vugraph.subscribeAsync(`tenace/${club}/t1/state`, { qos: 1 });
+    // A vugraph account may not write it: a forged analysis never reaches anyone.
+    await vugraph.publishAsync(`tenace/${club}/t1/analysis`, '{"forged":true}', { qos: 1 }).catch(() => {});
+    feed.setAnalysis({ schema: 1, type: 'tenace.analysis', status: 'on', board: 9, strain: 'S', seq: null, positions: [{ played: 0, cards: [{ card: 'SA', tricks: 9, cost: 0 }] }] });
+    await waitFor(() => vu.some((m) => m.topic.endsWith('/analysis')), 5000, 'the analysis at the vugraph account');
+    await sleep(300);
+    const analysis = vu.filter((m) => m.topic.endsWith('/analysis'));
+    expect(analysis.map((m) => JSON.parse(m.payload).type)).toEqual(['tenace.analysis']);
+    expect(analysis[0].retained).toBe(false);
+    // The public topics too, as any spectator.
+    expect(vu.some((m) => m.topic.endsWith('/t1/state'))).toBe(true);
+    expect(spec).toEqual([]);
+    expect(other).toEqual([]);
+    // Retained: a vugraph screen that opens later gets it at once.
+    const late = await login(users.vugraph);
+    const got = inbox(late);
+    await late.subscribeAsync(`tenace/${club}/t1/analysis`, { qos: 1 });
+    await waitFor(() => got.length > 0, 5000, 'the retained analysis');
+    expect(got[0]).toMatchObject({ retained: true });
+    expect(JSON.parse(got[0].payload).positions[0].cards[0].card).toBe('SA');
   });
 
   it("does not let table 1's credentials publish to table 2's topics", async () => {

@@ -3,6 +3,10 @@
 // hands and findings only once every table scheduled for it has played it (released), so nothing public reveals an
 // unplayed card or a result of a tray another table has still to play.
 import type { ClubAlert, DirectorSnapshot, ScoredResult, TrayRecord } from '../types.js';
+import type { BoardDd } from '../../dd/boards.js';
+
+/** A board's double-dummy table and par, when solved (src/dd/boards.ts, as the PBN export has them); undefined otherwise. */
+export type BoardDdOf = (rec: TrayRecord, bridge: boolean) => BoardDd | undefined;
 
 /** One released board: its hands, its results as scored, and what the tables found on it. */
 export interface PublicBoard {
@@ -14,6 +18,11 @@ export interface PublicBoard {
   results: ScoredResult[];
   top?: number;
   findings: { table?: string; kind: string; law?: string; message: string }[];
+  /**
+   * Issue 21: the double-dummy table (the tricks each seat takes as declarer in each strain) and, for bridge, the par,
+   * once solved: a board released before its analysis is done gets it on a later read.
+   */
+  dd?: BoardDd;
 }
 
 /** What anyone may read. */
@@ -35,8 +44,11 @@ export interface PublicResults {
   at: string;
 }
 
-/** The public view of the director's snapshot. `names` gives a pair's player names where the director has them. */
-export function publicResults(s: DirectorSnapshot, names: (pair: string) => string | undefined = () => undefined): PublicResults {
+/**
+ * The public view of the director's snapshot. `names` gives a pair's player names where the director has them; `dd`
+ * each released board's double-dummy table and par when solved (asking for it starts the solve).
+ */
+export function publicResults(s: DirectorSnapshot, names: (pair: string) => string | undefined = () => undefined, dd?: BoardDdOf): PublicResults {
   const released = new Set(s.trays.filter((t) => t.released).map((t) => t.board));
   const recordOf = new Map<number, TrayRecord | undefined>(s.trays.map((t) => [t.board, t.record]));
   const progress = (table: number, round: number) => s.progress.find((p) => p.table === table && p.round === round);
@@ -62,10 +74,13 @@ export function publicResults(s: DirectorSnapshot, names: (pair: string) => stri
     }),
     boards: (standings?.boards ?? []).filter((b) => released.has(b.board)).map((b) => {
       const rec = recordOf.get(b.board);
+      // Only a released board's: its hands are public by then, and so is what they make.
+      const analysis = rec && dd ? dd(rec, (rec.variant ?? s.variant) === 'bridge') : undefined;
       return {
         board: b.board, results: b.results, ...(b.top !== undefined ? { top: b.top } : {}),
         ...(rec ? { dealer: rec.dealer, hands: rec.hands, ...(rec.vulnerable ? { vulnerable: rec.vulnerable } : {}), ...(rec.trumpCard ? { trumpCard: rec.trumpCard } : {}) } : {}),
         findings: s.alerts.filter((a) => a.board === b.board).map(finding),
+        ...(analysis ? { dd: analysis } : {}),
       };
     }),
     at: s.at,

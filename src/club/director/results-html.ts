@@ -3,6 +3,7 @@
 // screen (served live, refreshing itself) and for the static folder a club uploads to its website. No script: it
 // prints, and it works on any phone.
 import type { PublicBoard, PublicResults } from './public-results.js';
+import type { ParContract, Strain } from '../../dd/types.js';
 
 const SUIT: Record<string, [string, boolean]> = { S: ['♠', false], H: ['♥', true], D: ['♦', true], C: ['♣', false] };
 const SEAT_NAMES: Record<string, string> = { N: 'North', E: 'East', S: 'South', W: 'West' };
@@ -65,10 +66,33 @@ function traveller(b: PublicBoard, method: string | null): string {
   return `<table class="traveller">${unit ? `<caption>${unit}</caption>` : ''}<thead>${head}</thead><tbody>${rows}</tbody></table>`;
 }
 
+/** A par contract as the page writes it: "4♠ N-S", "5♦× E-W" (a sacrifice), "3NT S". */
+function parContract(c: ParContract): string {
+  const by = c.by === 'NS' ? 'N-S' : c.by === 'EW' ? 'E-W' : c.by;
+  return `${c.level + c.overtricks}${c.strain === 'NT' ? 'NT' : suit(c.strain)}${c.doubled ? '×' : ''} ${by}`;
+}
+
+/**
+ * Issue 21: the board's double-dummy table, NT first as club results print it (the tricks each seat takes as declarer
+ * with best play by both sides), and for bridge the par: North-South's score with best bidding, and its contracts.
+ */
+function doubleDummy(b: PublicBoard): string {
+  if (!b.dd) return '';
+  const strains: Strain[] = ['NT', 'S', 'H', 'D', 'C'];
+  const t = b.dd.table;
+  const head = `<tr><th>Declarer</th>${strains.map((st) => `<th>${st === 'NT' ? 'NT' : suit(st)}</th>`).join('')}</tr>`;
+  const rows = (['N', 'S', 'E', 'W'] as const).map((seat) => `<tr><td>${SEAT_NAMES[seat]}</td>${strains.map((st) => `<td>${t[st][seat]}</td>`).join('')}</tr>`).join('');
+  const p = b.dd.par;
+  const par = !p ? ''
+    : p.score === 0 && p.contracts.length === 0 ? '<p class="par">Par: 0, passed out</p>'
+      : `<p class="par">Par: ${p.score >= 0 ? 'N-S' : 'E-W'} +${Math.abs(p.score)}, ${p.contracts.map(parContract).join(' or ')}</p>`;
+  return `<div class="dd"><table class="dd-table"><caption>Double dummy: tricks by declarer</caption><thead>${head}</thead><tbody>${rows}</tbody></table>${par}</div>`;
+}
+
 function board(b: PublicBoard, method: string | null): string {
   const findings = b.findings.length === 0 ? ''
     : `<ul class="findings">${b.findings.map((f) => `<li>${f.table ? `Table ${esc(f.table)}: ` : ''}${esc(f.message)}${f.law ? ` <small>(${esc(f.law)})</small>` : ''}</li>`).join('')}</ul>`;
-  return `<section class="board" id="board-${b.board}"><h3>Board ${b.board}</h3>${deal(b)}${traveller(b, method)}${findings}</section>`;
+  return `<section class="board" id="board-${b.board}"><h3>Board ${b.board}</h3>${deal(b)}${doubleDummy(b)}${traveller(b, method)}${findings}</section>`;
 }
 
 function rankings(r: PublicResults): string {
@@ -117,7 +141,9 @@ th,td{border-bottom:1px solid #ccc;padding:.25rem .5rem;text-align:left}th{backg
 .tables{display:grid;gap:.5rem;grid-template-columns:repeat(auto-fill,minmax(180px,1fr))}.table{border:1px solid #bbb;border-radius:.4rem;padding:.4rem .6rem}
 .deal{display:grid;grid-template-columns:repeat(3,minmax(0,11rem));grid-template-areas:". n ." "w c e" ". s .";gap:.3rem;margin:.3rem 0}
 .hand.N{grid-area:n}.hand.W{grid-area:w}.hand.E{grid-area:e}.hand.S{grid-area:s}.centre{grid-area:c;align-self:center;font-size:.85rem;color:#333}
-.findings li{margin:.2rem 0}.big{font-size:1.3rem;font-weight:700}.tricks td.won{font-weight:800;text-decoration:underline}.tricks tr.now{background:#fff6d6}footer{padding:1rem;color:#555;font-size:.85rem}
+.findings li{margin:.2rem 0}.big{font-size:1.3rem;font-weight:700}.tricks td.won{font-weight:800;text-decoration:underline}.tricks tr.now{background:#fff6d6}
+.dd{display:flex;flex-wrap:wrap;gap:0 1.5rem;align-items:flex-end}.dd-table{min-width:0}.dd-table td,.dd-table th{text-align:center}
+.dd-table td:first-child{text-align:left}.par{margin:.3rem 0 1rem;font-weight:600}footer{padding:1rem;color:#555;font-size:.85rem}
 @media (max-width:600px){body{font-size:16px}.deal{grid-template-columns:repeat(3,minmax(0,1fr))}table{font-size:.9rem}th,td{padding:.2rem .3rem}}
 @media print{header{background:none;color:#000}.state{color:#000}.board{break-inside:avoid}}
 `;
