@@ -112,6 +112,20 @@ describe('tenace session simulate --faults crash=N', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 300_000);
+
+  it('refuses a crash it cannot make, naming the fix, with exit 64', async () => {
+    for (const [args, msg] of [
+      [['--faults', 'crash=4'], /crash=4 asked for, but the session has only 3 tables that read their cards/],
+      [['--faults', 'crash=1', '--serial', 'loopback'], /crash=N: a crashed table is its own process.*leave out --serial loopback/],
+      [['--faults', 'crash=x'], /"crash=x" is not one of fouled=N, wrong-tray=N, revokes=N, crash=N/],
+    ] as const) {
+      run = startCli(['session', 'simulate', '--tables', '3', '--movement', 'compass', '--boards-per-round', '1', ...args]);
+      expect(await run.exited, run.err()).toBe(64);
+      expect(run.err()).toMatch(msg);
+      await run.dispose();
+      run = undefined;
+    }
+  }, 60_000);
 });
 
 /** One `tenace run` process and its log lines. */
