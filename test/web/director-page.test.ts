@@ -4,7 +4,8 @@
 // - the tray doctor names the table that takes the average;
 // - the fouled-tray alert writes its cards as the rest of the page does (♦10, not DT);
 // - bridge standings under matchpoints are headed %, not "vs average" (whist keeps "vs average");
-// - /favicon.ico answers.
+// - /favicon.ico answers;
+// - a Howell's pairs, who change direction, are numbered on the grid ("3 v 1"), not named 1NS, 1EW.
 import { describe, expect, it } from 'vitest';
 import { movementByName } from '../../src/club/movements/index.js';
 import { planSession } from '../../src/club/session/plan.js';
@@ -75,6 +76,19 @@ describe('the director page', () => {
         const extras = await bridge.locator('#standings tbody .extra').allTextContents();
         expect(extras.length).toBe(snap.standings.pairs.length);
         for (const e of extras) expect(e).toMatch(/^\d+\.\d\d%$/);
+
+        // A Howell on the grid: its pairs change direction, so they are numbered ("3 v 1"), never "2NS v 1NS".
+        const howell = { ...snap, schedule: movementByName('howell')!.generate({ tables: 3, boardsPerRound: 1 }), progress: [] };
+        const grid = await chromium.open('about:blank', DESKTOP);
+        await grid.route('**/events', (r) => r.abort());
+        await grid.route('**/snapshot.json', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(howell) }));
+        await grid.goto(url);
+        await expect.poll(() => grid.locator('#grid tbody .pairs').count()).toBe(15);
+        const seated = await grid.locator('#grid tbody .pairs').allTextContents();
+        for (const x of seated) expect(x).toMatch(/^\d+ v \d+$/);
+        // Pair 1 sits N-S in one round and E-W in another, under the same name.
+        expect(seated.some((x) => x.startsWith('1 v '))).toBe(true);
+        expect(seated.some((x) => x.endsWith(' v 1'))).toBe(true);
       },
     });
   }, 180_000);
