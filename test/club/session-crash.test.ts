@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DirectorStore } from '../../src/club/director/store.js';
 import { freePort } from '../../src/club/session/director-process.js';
 import { planSession } from '../../src/club/session/plan.js';
 import type { SessionCheck } from '../../src/club/session/runner.js';
@@ -49,8 +50,12 @@ describe('tenace session simulate --faults crash=N', () => {
   it('kills two tables with SIGKILL mid-deal and restarts them from their journals: each result once, the standings tenace score gives, no false finding', async () => {
     requireSocat();
     const port = await freePort();
+    // The director's database is kept, to read what it stored.
+    const dbDir = mkdtempSync(join(tmpdir(), 'tenace-crash-db-'));
+    const db = join(dbDir, 'club.db');
+    const session = `crash${process.pid}`;
     const args = ['session', 'simulate', '--tables', '3', '--movement', 'compass', '--boards-per-round', '1', '--speed', 'max',
-      '--http-port', String(port), '--json', '--seed', '7', '--faults', 'crash=2,revokes=1'];
+      '--http-port', String(port), '--json', '--seed', '7', '--faults', 'crash=2,revokes=1', '--db', db, '--session', session];
     // The plan the session runs: which plays the crashes and the renounce in error are on.
     const plan = planSession({
       session: 'x', variant: 'duplicate-whist', schedule: movementByName('compass')!.generate({ tables: 3, boardsPerRound: 1 }), seed: 7,
@@ -83,11 +88,25 @@ describe('tenace session simulate --faults crash=N', () => {
     expect(c.crashes.map((x) => `${x.table}:${x.board}:${x.afterCard}`).sort())
       .toEqual(planned.filter((p) => p.crash).map((p) => `${p.table}:${p.board}:${p.crash!.afterCard}`).sort());
 
-    // Every result stored once: one per scheduled play, no (board, table) twice.
+    // Every result stored once: one per scheduled play, no (board, table) twice, in the standings and in the store.
     const keys = out.boards.flatMap((b) => b.results.map((r) => `${b.board}:${r.table}`));
     expect(keys).toHaveLength(c.plays);
     expect(new Set(keys).size).toBe(c.plays);
     expect(c.verified).toBe(c.overplays);
+    const store = await DirectorStore.open(`sqlite:${db}`);
+    try {
+      const stored = (await store.results(session)).map((r) => `${r.traveller.board}:${r.table}`);
+      expect(stored.sort()).toEqual([...keys].sort());
+      // The crashed tables' events: each seq once, none missing, as the restarted daemons sent them.
+      for (const x of c.crashes) {
+        const seqs = (await store.events(session, String(x.table))).map((e) => e.seq);
+        expect(seqs.length).toBeGreaterThan(0);
+        expect(seqs, `table ${x.table}`).toEqual(seqs.map((_, i) => i + 1));
+      }
+    } finally {
+      await store.close();
+      rmSync(dbDir, { recursive: true, force: true });
+    }
 
     // No finding the fault plan did not cause: the one renounce in error, found, and nothing at any other play.
     expect(c.revokes.map((r) => r.found)).toEqual([true]);
