@@ -74,7 +74,10 @@ export function reportText(report: ScoreReport): string {
     out.push(...table(['rank', 'player', 'lost', '+/-', 'tricks'], r.pairs.map((p) => [p.rankLabel ?? String(p.rank), who(p), String(p.lost ?? ''), signed(p.vsAverage), String(p.total)])));
   } else {
     out.push(`Bridge · ${r.method} · ${count}`, '');
-    out.push(...table(['rank', 'pair', 'side', 'total', '%'], r.pairs.map((p) => [p.rankLabel ?? String(p.rank), who(p), side(p.direction), String(p.total), p.percent === undefined ? '' : String(p.percent)])));
+    // Matchpoints carry a percentage; IMPs (cross-imps, butler) have none, and no empty column stands for it.
+    const pct = r.pairs.some((p) => p.percent !== undefined);
+    const row = (p: (typeof r.pairs)[number]) => [p.rankLabel ?? String(p.rank), who(p), side(p.direction), String(p.total), ...(pct ? [p.percent === undefined ? '' : String(p.percent)] : [])];
+    out.push(...table(['rank', 'pair', 'side', r.method === 'matchpoints' ? 'total' : 'IMPs', ...(pct ? ['%'] : [])], r.pairs.map(row)));
   }
   const notes = r.boards.flatMap((b) => b.results.flatMap((x) => (x.notes ?? []).map((n) => `  board ${b.board}, ${x.ns} v ${x.ew}${x.table !== undefined ? ` at table ${x.table}` : ''}: ${n}`)));
   if (notes.length) out.push('', 'Adjusted:', ...notes);

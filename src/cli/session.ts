@@ -6,12 +6,16 @@ import { movementByName, MOVEMENTS } from '../club/movements/index.js';
 import { planSession, type SessionFaults } from '../club/session/plan.js';
 import { runSession } from '../club/session/runner.js';
 import { closest } from '../config/suggest.js';
+import { findSocat } from '../hardware/pty.js';
 import { getVariant, variantNames } from '../laws/variants.js';
 import { EX_USAGE, STDIO, parseCommand } from './args.js';
 
 const USAGE = 'usage: tenace session simulate --tables N --movement NAME [--boards-per-round B] [--option K=V]... [--variant duplicate-whist|bridge]\n'
-  + '         [--trump S|H|D|C] [--broker URL] [--db FILE] [--speed X|max] [--seed S] [--faults fouled=N,wrong-tray=N,revokes=N]\n'
+  + '         [--trump S|H|D|C] [--broker URL] [--db FILE] [--speed X|max] [--seed S] [--faults fouled=N,wrong-tray=N,revokes=N,crash=N]\n'
   + '         [--manual N] [--claims N] [--http-port P] [--serial auto|pty|loopback] [--club C] [--session S] [--json] [--exit] [--log-level L] [--log-json]\n'
+  + '  --faults      fouled trays, wrong-tray scans and renounces in error to inject; crash=N runs N tables (chosen by the\n'
+  + '                seed) as their own `tenace run` processes with their journals on disk, kills each with SIGKILL once at\n'
+  + '                a seeded moment of a deal, and starts it again on its journal (needs socat for their serial lines)\n'
   + '  --manual N    the last N tables are hand-scored: no readers, their results entered on the director\'s terminal (/hand/)\n'
   + '  --claims N    N plays end with a claim of the last tricks, the first at a tray\'s first play (default: one in six)\n'
   + '  --http-port P the director page\'s port (default 8080; 0 picks a free one)\n'
@@ -77,6 +81,11 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   if (trump !== undefined && !turned) return usage(`--trump: ${variant} turns no trump card for a declared suit to replace; leave --trump out`);
   const faults = parseFaults(v.faults ?? '');
   if (typeof faults === 'string') return usage(`--faults: ${faults}`);
+  if ((faults.crash ?? 0) > 0 && v.serial === 'loopback') return usage('--faults crash=N: a crashed table is its own process, whose serial lines are pty pairs: leave out --serial loopback');
+  if ((faults.crash ?? 0) > 0 && !findSocat()) {
+    process.stderr.write('tenace session simulate: --faults crash=N needs socat (apt-get install socat): a crashed table is its own tenace run process, reading its emulated bridge and scanner on pty pairs\n');
+    return EX_UNAVAILABLE;
+  }
   const httpPort = v['http-port'] === undefined ? 8080 : Number(v['http-port']);
   if (!Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65535) return usage('--http-port must be a TCP port from 0 to 65535 (0 picks a free one)');
   const serial = v.serial ?? 'auto';
@@ -135,7 +144,8 @@ export async function sessionCommand(argv: string[]): Promise<number> {
       onScored: (o) => process.stdout.write(v.json ? `${JSON.stringify({ ...o.standings, session: o.check })}\n` : formatOutcome(o.standings, o.check)),
     });
     const c = outcome.check;
-    const missed = c.fouled.filter((f) => !f.found).length + c.wrongTrays.filter((w) => !w.alerted).length + c.revokes.filter((r) => !r.found).length;
+    const missed = c.fouled.filter((f) => !f.found).length + c.wrongTrays.filter((w) => !w.alerted).length + c.revokes.filter((r) => !r.found).length
+      + (faults.crash ?? 0) - c.crashes.filter((x) => x.signal === 'SIGKILL').length;
     return missed === 0 && c.verified === c.overplays ? 0 : 1;
   } catch (e) {
     if (abort.signal.aborted) return 130;
@@ -160,15 +170,15 @@ function portTaken(port: number): Promise<boolean> {
   });
 }
 
-/** `fouled=1,wrong-tray=2,revokes=1` → counts; a string is the problem. */
+/** `fouled=1,wrong-tray=2,revokes=1,crash=1` → counts; a string is the problem. */
 export function parseFaults(spec: string): SessionFaults | string {
-  const f: SessionFaults = { fouled: 0, wrongTray: 0, revokes: 0 };
+  const f: SessionFaults = { fouled: 0, wrongTray: 0, revokes: 0, crash: 0 };
   if (spec.trim() === '') return f;
   for (const part of spec.split(',')) {
-    const m = /^\s*(fouled|wrong-tray|revokes)\s*=\s*(\d+)\s*$/.exec(part);
-    if (!m) return `"${part}" is not one of fouled=N, wrong-tray=N, revokes=N`;
+    const m = /^\s*(fouled|wrong-tray|revokes|crash)\s*=\s*(\d+)\s*$/.exec(part);
+    if (!m) return `"${part}" is not one of fouled=N, wrong-tray=N, revokes=N, crash=N`;
     const n = Number(m[2]);
-    if (m[1] === 'fouled') f.fouled = n; else if (m[1] === 'wrong-tray') f.wrongTray = n; else f.revokes = n;
+    if (m[1] === 'fouled') f.fouled = n; else if (m[1] === 'wrong-tray') f.wrongTray = n; else if (m[1] === 'crash') f.crash = n; else f.revokes = n;
   }
   return f;
 }
@@ -184,5 +194,6 @@ function formatOutcome(r: import('../club/types.js').ScoreReport, c: import('../
   for (const f of c.fouled) lines.push(`  fouled tray ${f.board} at table ${f.table}: ${f.found ? `found at its first misplaced card, ${f.card}` : 'NOT found'}`);
   for (const w of c.wrongTrays) lines.push(`  wrong tray ${w.board} scanned at table ${w.table}: ${w.alerted ? 'alerted before any card' : 'NOT alerted'}`);
   for (const x of c.revokes) lines.push(`  renounce in error by ${x.seat} on tray ${x.board} at table ${x.table}: ${x.found ? 'found' : 'NOT found'}`);
+  for (const x of c.crashes) lines.push(`  table ${x.table} crashed on tray ${x.board}: its daemon (pid ${x.pid}) killed with ${x.signal} after ${x.afterCard} card events, started again (pid ${x.restartedPid}) on its journal`);
   return `${lines.join('\n')}\n`;
 }

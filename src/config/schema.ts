@@ -61,6 +61,8 @@ export interface TenaceConfig {
     clientId?: string;
     keepalive: number;
     baseTopic: string;
+    /** 4 for a broker without MQTT 5 (an embedded aedes); default 5 (4 with `url: embedded`). */
+    protocolVersion?: 4 | 5;
   };
   /** `analysis`: the spectators' live double-dummy analysis on the table's spectator-only `analysis` topic (issue 21). */
   feed: { embargo: Embargo; director: boolean; analysis: boolean };
@@ -186,6 +188,7 @@ export const configSchema = {
         rejectUnauthorized: { type: 'boolean', default: true, fix: 'must be true or false; leave it true outside a lab' },
         clientId: { type: 'string', minLength: 1, maxLength: 128, fix: 'must be 1-128 characters (default: tenace-<club>-<table>)' },
         keepalive: { type: 'integer', minimum: 0, maximum: 65535, default: 30, fix: 'must be a whole number of seconds from 0 to 65535' },
+        protocolVersion: { type: 'integer', enum: [4, 5], fix: 'must be 5 (MQTT 5, the default) or 4 for a broker that speaks only MQTT 3.1.1' },
         baseTopic: {
           type: 'string',
           pattern: '^[^/+#\\s]+(/[^/+#\\s]+)*$',

@@ -254,6 +254,8 @@ export class Controller {
     const problem = m.kind === 'tray' ? club.takeRecord(m.board, m.payload) : club.takeAssignment(m.payload);
     if (problem) this.log.warn({ topic: m.topic, field: problem.field, malformed: club.malformed }, `club message ignored: ${problem.error}`);
     else if (m.kind === 'assignment') this.log.info({ round: club.assignment?.round, trays: club.assignment?.trays }, 'round assignment');
+    // Which record the table holds (never its hands): what a scan of the tray will start from.
+    else if (m.payload.length > 0) this.log.info({ board: m.board, rev: club.records.get(m.board)?.rev }, 'tray record');
   }
 
   private async feedExtensions(): Promise<Extension[]> {
@@ -266,7 +268,7 @@ export class Controller {
     const feed = new Feed({
       url, club: c.club.id, table: c.table.id, base: c.mqtt.baseTopic, username: c.mqtt.username, password: this.opts.password ?? c.mqtt.password,
       clientId: c.mqtt.clientId ?? `tenace-${c.club.id}-${c.table.id}`, keepalive: c.mqtt.keepalive,
-      protocolVersion: this.opts.protocolVersion ?? (this.broker ? 4 : 5),
+      protocolVersion: this.opts.protocolVersion ?? c.mqtt.protocolVersion ?? (this.broker ? 4 : 5),
       tls: c.mqtt.ca || c.mqtt.cert ? await readTls(c.mqtt) : undefined,
       source: { eventsAfter: (seq) => this.journal.events(Math.max(0, seq)), lastSeq: () => this.journal.lastSeq },
       mark: {

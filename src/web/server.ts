@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { TerminalApi } from './terminal-api.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.json': 'application/json' };
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.svg': 'image/svg+xml' };
 
 export interface WebViewOptions {
   port?: number;
@@ -82,7 +82,8 @@ async function serve(req: IncomingMessage, res: ServerResponse, config: string, 
   const path = new URL(req.url ?? '/', 'http://x').pathname;
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'GET only');
   if (path === '/config.json') return send(res, 200, TYPES['.json'], config);
-  const page = path === '/' ? '/index.html' : path === '/terminal' || path === '/terminal/' ? '/terminal/index.html' : path;
+  // Browsers ask for /favicon.ico on their own: the table view and the terminal have the club's icon (web/favicon.svg).
+  const page = path === '/' ? '/index.html' : path === '/terminal' || path === '/terminal/' ? '/terminal/index.html' : path === '/favicon.ico' ? '/favicon.svg' : path;
   const file = path === '/mqtt.min.js' ? mqttBundle : join(ROOT, normalize(page));
   if (!file.startsWith(ROOT) && file !== mqttBundle) return send(res, 403, 'text/plain', 'forbidden');
   try {

@@ -218,8 +218,11 @@ describe('howell: "he will have had every other pair in the game for an adversar
       for (const r of s.rounds) for (const x of r.tables) ns.set(x.ns!, (ns.get(x.ns!) ?? 0) + 1);
       for (const id of s.participants) expect(ns.get(id) ?? 0).toBeGreaterThanOrEqual(t - 1);
       for (const id of s.participants) expect(ns.get(id) ?? 0).toBeLessThanOrEqual(t);
-      // Pairs are named by the table and direction they start at.
-      for (const x of s.rounds[0].tables) expect([x.ns, x.ew]).toEqual([`${x.table}NS`, `${x.table}EW`]);
+      // Pairs change direction, so they are numbered (not named 1NS, 1EW): 2t - 1 and 2t start at table t.
+      for (const x of s.rounds[0].tables) expect([x.ns, x.ew]).toEqual([String(2 * x.table - 1), String(2 * x.table)]);
+      expect(s.participants).toEqual(Array.from({ length: 2 * t }, (_, i) => String(i + 1)));
+      // And every pair does sit both ways (the reason a direction in its name would mislead).
+      for (const id of s.participants) expect(s.rounds.some((r) => r.tables.some((x) => x.ew === id)), id).toBe(true);
     }
   });
 
@@ -240,7 +243,7 @@ describe('howell: "he will have had every other pair in the game for an adversar
         const playing = new Set(r.tables.flatMap((x) => [x.ns!, x.ew!]));
         const idle = s.participants.filter((p) => !playing.has(p));
         expect(idle).toHaveLength(1);
-        expect(r.notes?.[0]).toMatch(new RegExp(`^${idle[0]} sits out`));
+        expect(r.notes?.[0]).toMatch(new RegExp(`^Pair ${idle[0]} sits out`));
         out.set(idle[0], (out.get(idle[0]) ?? 0) + 1);
       }
       expect([...out.values()].every((v) => v === 1)).toBe(true);

@@ -73,6 +73,20 @@ describe('tenace score', () => {
     expect(r.pairs[0]).toMatchObject({ pair: 'b', total: 15 });
   });
 
+  it('bridge text: matchpoints with their %, IMPs (cross-imps, butler) without an empty % column', async () => {
+    const mp = await score([fixture('bridge-results.pbn')]);
+    expect(mp.code, mp.err).toBe(0);
+    expect(mp.out).toMatch(/^rank {2}pair {2}side {2}total {4}%$/m);
+    for (const method of ['cross-imps', 'butler']) {
+      const r = await score([fixture('bridge-results.pbn'), '--method', method]);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toMatch(/^rank {2}pair {2}side {2}IMPs$/m);
+      expect(r.out).not.toMatch(/%/);
+      // Every line of the table ends with its number, not with white space left for a column with nothing in it.
+      for (const line of r.out.split('\n').filter((l) => /^ +\d/.test(l))) expect(line).toMatch(/-?\d+(\.\d+)?$/);
+    }
+  });
+
   it('- reads stdin', async () => {
     const { code, out } = await scoreStdin(['-', '--json'], '{"board":1,"ns":"a","ew":"f","tricks":{"NS":8,"EW":5}}\n{"board":1,"ns":"b","ew":"g","tricks":{"NS":6,"EW":7}}\n');
     expect(code).toBe(0);

@@ -62,6 +62,15 @@ describe('loading a valid config', () => {
     expect(r.ok && r.config.mqtt.url).toBe('embedded');
   });
 
+  it('mqtt.protocolVersion: 4 for a broker without MQTT 5 (the session\'s embedded aedes), and nothing else', () => {
+    const r = parseConfig(`${MINIMAL}mqtt: { url: "mqtt://127.0.0.1:1883", protocolVersion: 4 }\n`);
+    expect(r.ok && r.config.mqtt.protocolVersion).toBe(4);
+    const d = parseConfig(MINIMAL);
+    expect(d.ok && d.config.mqtt.protocolVersion).toBeUndefined();
+    const bad = parseConfig(`${MINIMAL}mqtt: { protocolVersion: 3 }\n`);
+    expect(errorAt(bad, 'mqtt.protocolVersion').message).toMatch(/^must be 5 \(MQTT 5, the default\) or 4 for a broker that speaks only MQTT 3\.1\.1/);
+  });
+
   it('resolves relative file paths against the config file\'s folder', () => {
     const dir = join(tmp, 'rel');
     mkdirSync(dir, { recursive: true });

@@ -81,9 +81,11 @@ describe('setting up a session on the director page', () => {
 
     await poll(() => title(page)).toBe('The players');
     expect(await page.locator('#club-players option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['Ann Lee (EBU-1234)', 'Bo Kim']);
-    await page.locator('#setup [name="1NS-0"]').fill('Ann Lee (EBU-1234)');
-    await page.locator('#setup [name="1NS-1"]').fill('Dee Fox (EBU-777)');
-    await page.locator('#setup [name="4NS-0"]').fill('Bo Kim');
+    // A Howell's pairs are numbered (they change direction): 1 starts N-S at table 1, 7 sits out the first round.
+    expect(await page.locator('#setup legend').allTextContents()).toEqual(['1', '2', '3', '4', '5', '6', '7'].map((n) => `Pair ${n}`));
+    await page.locator('#setup [name="1-0"]').fill('Ann Lee (EBU-1234)');
+    await page.locator('#setup [name="1-1"]').fill('Dee Fox (EBU-777)');
+    await page.locator('#setup [name="7-0"]').fill('Bo Kim');
     await next(page);
 
     await poll(() => title(page)).toBe('Start the session');
@@ -101,7 +103,7 @@ describe('setting up a session on the director page', () => {
     expect(parsed.config).toMatchObject({
       club: { id: 'ely' }, session: '2026-12-04-evening', variant: 'duplicate-whist', movement: { name: 'howell', tables: 3, boardsPerRound: 2, options: { pairs: 7 } },
       tables: ['1', '2', '3'], tableOptions: { 3: { manual: true } },
-      pairs: { '1NS': { players: [{ name: 'Ann Lee', member: 'EBU-1234' }, { name: 'Dee Fox', member: 'EBU-777' }] }, '4NS': { players: [{ name: 'Bo Kim' }] } },
+      pairs: { 1: { players: [{ name: 'Ann Lee', member: 'EBU-1234' }, { name: 'Dee Fox', member: 'EBU-777' }] }, 7: { players: [{ name: 'Bo Kim' }] } },
     });
     const store = await DirectorStore.open(`sqlite:${join(dir, 'club.db')}`);
     try {

@@ -72,6 +72,13 @@ describe('the terminal API without a PIN session', () => {
     expect((await fetch(`${base}terminal/`)).status).toBe(200);
   });
 
+  it('answers /favicon.ico with the club\'s icon (a browser asks for it on its own)', async () => {
+    const r = await fetch(`${base}favicon.ico`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await r.text()).toMatch(/^<svg /);
+  });
+
   it('a wrong PIN is refused with the tries left, and the right one opens a session', async () => {
     const w = await call('pin', { pin: '1111' });
     expect(w.status).toBe(403);

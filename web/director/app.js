@@ -5,7 +5,13 @@ const SUIT = { S: '♠', H: '♥', D: '♦', C: '♣' };
 const SEATS = ['N', 'E', 'S', 'W'];
 const SEAT_NAME = { N: 'North', E: 'East', S: 'South', W: 'West' };
 const KIND = { 'wrong-tray': 'Wrong tray', 'fouled-tray': 'Fouled tray', 'missing-result': 'Missing result', 'late-play': 'Late play' };
-const REMEDY = { 'new-deal': 'New deal', 'rectify-and-average': 'Rectify, and this table takes the average', rectify: 'Rectify the tray' };
+const REMEDY = { 'new-deal': 'New deal', rectify: 'Rectify the tray' };
+
+/** The remedy's name, naming the table that takes the average where one does. */
+function remedyText(outcome, table) {
+  if (outcome.remedy === 'rectify-and-average') return `Rectify, and table ${table ?? '?'} takes the average`;
+  return REMEDY[outcome.remedy] ?? outcome.remedy;
+}
 const STATUS = { online: 'online', offline: 'offline', unknown: 'not heard from' };
 
 /** A table's latest claim: what was claimed of the tricks left, and what best play from the cards left gives. */
@@ -42,6 +48,11 @@ function cardText(card) {
   return `${SUIT[c[0]] ?? c[0] ?? ''}${c[1] === 'T' ? '10' : c.slice(1)}`;
 }
 
+/** A table's sentence with its card tokens ("DT", "C5") as the page writes cards everywhere else ("♦10", "♣5"). */
+export function withCardSymbols(text) {
+  return String(text ?? '').replace(/\b([SHDC])([2-9TJQKA])\b/g, (_, s, r) => cardText(s + r));
+}
+
 /** The four hands of a PBN deal ("N:AKQ.JT9.876.5432 ..."), by seat, each four suit strings (S H D C). */
 function handsOf(deal) {
   const text = String(deal ?? '').trim();
@@ -75,14 +86,20 @@ function selectBoard(board) {
 // ------------------------------------------------------------------------------------------------------------------
 // The tables × rounds grid
 
-function trayButton(board, tableName) {
+/** True when the tray was found fouled at this table in this round (not wherever else it is played). */
+function fouledHere(tray, board, tableName, round) {
+  const alerts = [...state.snap.alerts.filter((a) => a.kind === 'fouled-tray' && a.board === board), ...(tray?.fouled ? [tray.fouled] : [])];
+  return alerts.some((a) => String(a.table) === tableName && (a.round === undefined || a.round === round));
+}
+
+function trayButton(board, tableName, round) {
   const snap = state.snap;
   const tray = snap.trays.find((t) => t.board === board);
   const b = el('button', 'tray-btn', String(board));
   b.type = 'button';
   b.dataset.board = String(board);
   const states = [];
-  if (tray?.fouled) { b.classList.add('fouled'); states.push('fouled'); }
+  if (fouledHere(tray, board, tableName, round)) { b.classList.add('fouled'); states.push('found fouled here'); }
   if (tray?.playedAt?.includes(tableName)) { b.classList.add('played'); states.push('played here'); }
   if (tray?.record) b.classList.add('recorded');
   if (snap.findings?.some((f) => f.board === board && f.table === tableName && f.state === 'open')) { b.classList.add('finding'); states.push('a finding to rule'); }
@@ -141,7 +158,7 @@ function drawGrid() {
         const trays = (seat.trays ?? []).filter((b) => b !== null);
         if (trays.length) {
           const box = el('span', 'trays');
-          for (const b of trays) box.append(trayButton(b, name));
+          for (const b of trays) box.append(trayButton(b, name, r));
           td.append(box);
         }
       }
@@ -166,7 +183,7 @@ function alertItem(a) {
   if (a.board !== undefined) where.push(`board ${a.board}`);
   if (a.round !== undefined) where.push(`round ${a.round}`);
   head.append(el('span', 'where', where.join(' · ')), el('time', 'at', clock(a.at)));
-  li.append(head, el('p', 'message', a.message));
+  li.append(head, el('p', 'message', a.kind === 'fouled-tray' || a.differences?.length ? withCardSymbols(a.message) : a.message));
   if (a.kind === 'wrong-tray' && a.expected?.length) {
     li.append(el('p', 'expected', `This round table ${a.table} plays ${a.expected.length === 1 ? 'board' : 'boards'} ${a.expected.join(', ')}.`));
   }
@@ -276,7 +293,7 @@ function drawTray() {
     out.replaceChildren();
     if (fouled.outcome) {
       out.dataset.remedy = fouled.outcome.remedy;
-      out.append(el('b', 'remedy', REMEDY[fouled.outcome.remedy] ?? fouled.outcome.remedy), ' ', el('span', 'law', fouled.outcome.law), ' ',
+      out.append(el('b', 'remedy', remedyText(fouled.outcome, fouled.table)), ' ', el('span', 'law', fouled.outcome.law), ' ',
         el('span', 'outcome-message', fouled.outcome.message));
     }
   }
@@ -292,9 +309,11 @@ function drawStandings() {
   $('standings').hidden = !report?.pairs?.length;
   if (!report) { body.replaceChildren(); $('method').textContent = ''; return; }
   $('method').textContent = report.method;
-  const hasVs = report.pairs.some((p) => p.vsAverage !== undefined);
-  const hasPct = !hasVs && report.pairs.some((p) => p.percent !== undefined);
-  $('extra-head').textContent = hasVs ? 'vs average' : hasPct ? '%' : '';
+  // Matchpoints are read as a percentage; plus and minus against the averages is the whist Compass's (and its
+  // matches' and individuals') column. IMPs have neither.
+  const hasPct = report.pairs.some((p) => p.percent !== undefined);
+  const hasVs = !hasPct && report.pairs.some((p) => p.vsAverage !== undefined);
+  $('extra-head').textContent = hasPct ? '%' : hasVs ? 'vs average' : '';
   const rows = [...report.pairs].sort((a, b) => a.rank - b.rank).map((p) => {
     const tr = el('tr');
     tr.dataset.pair = p.pair;

@@ -115,6 +115,9 @@ async function serve(req: IncomingMessage, res: ServerResponse, opts: DirectorWe
   }
   if (opts.console && path.startsWith('/api/')) return opts.console.handle(req, res, path);
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain; charset=utf-8', 'GET only', { allow: 'GET, HEAD' });
+  // Browsers ask for /favicon.ico on their own, on every page of this server (the console, /results/, /hand/): the
+  // club's icon, web/favicon.svg, the table view's too.
+  if (path === '/favicon.ico') return send(res, 200, 'image/svg+xml', await readFile(join(ROOT, '..', 'favicon.svg')), { 'cache-control': 'max-age=86400' });
   if (path === '/snapshot.json') {
     const s = opts.snapshot();
     return send(res, 200, 'application/json', JSON.stringify(s && opts.console ? opts.console.view(req, s) : s));

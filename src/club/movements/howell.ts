@@ -6,8 +6,9 @@
 //
 // An odd number of pairs (`--option pairs=2T+1` with `--tables T`) adds a phantom pair: whoever meets it sits out
 // that round (named in the round's notes) and misses that round's set. The phantom takes the stationary place, so
-// `tables` is the number of tables in play. Pairs are named by the table and direction they start at ("3EW"); the
-// pair that sits out the first round is named after the table beyond the last ("4NS" with 7 pairs at 3 tables).
+// `tables` is the number of tables in play. Pairs change direction in a Howell, so they are numbered, not named by a
+// direction: 1 and 2 start N-S and E-W at table 1, 3 and 4 at table 2, and so on; the pair that sits out the first
+// round is the last number (7 with 7 pairs at 3 tables).
 // Arrows: the pairs of the starter keep their direction, the stationary pair turns each round, so every pair sits
 // N-S in T - 1 or T rounds.
 import type { Movement, MovementOptions, MovementRound, MovementTable, Schedule } from '../types.js';
@@ -49,20 +50,20 @@ function generate(opts: MovementOptions): Schedule {
   const n = 2 * frameTables - 1;
   const frame = howellFrame(n);
   const inf = n;
-  // Names from the first round: match m is at table m + 1 (m with a phantom; its match 0 is the sit-out).
+  // Numbers from the first round: match m is at table m + 1 (m with a phantom; its match 0 is the sit-out).
   const names = new Map<number, string>();
   frame.rounds[0].forEach((match, m) => {
-    if (phantom && m === 0) { names.set(match.b, `${frameTables}NS`); return; }
+    if (phantom && m === 0) { names.set(match.b, String(pairs)); return; }
     const table = phantom ? m : m + 1;
-    names.set(match.a, `${table}NS`);
-    names.set(match.b, `${table}EW`);
+    names.set(match.a, String(2 * table - 1));
+    names.set(match.b, String(2 * table));
   });
   const rounds: MovementRound[] = frame.rounds.map((matches, r) => {
     const tables: MovementTable[] = [];
     const notes: string[] = [];
     matches.forEach((match, m) => {
       if (phantom && m === 0) {
-        notes.push(`${names.get(match.b)} sits out (it meets the phantom pair) and misses set ${match.set + 1}`);
+        notes.push(`Pair ${names.get(match.b)} sits out (it meets the phantom pair) and misses set ${match.set + 1}`);
         return;
       }
       // The stationary pair (∞) sits N-S in odd-numbered rounds and E-W in even ones; the others keep their arrow.
@@ -85,8 +86,7 @@ function generate(opts: MovementOptions): Schedule {
     return { round: r + 1, tables, ...(notes.length > 0 ? { notes } : {}) };
   });
   markOriginals(rounds);
-  const participants = [...names.entries()].sort((a, b) => a[0] - b[0]).map(([, name]) => name)
-    .sort((a, b) => parseInt(a, 10) - parseInt(b, 10) || (a.endsWith('NS') ? -1 : 1));
+  const participants = [...names.values()].sort((a, b) => Number(a) - Number(b));
   return {
     movement: 'howell',
     tables: opts.tables,

@@ -46,7 +46,7 @@ export interface DirectorProcess {
 }
 
 /** The package's `bin/tenace.mjs`, found upwards from this module (src/, dist/ or a benchmark build). */
-const BIN = ((): string => {
+export const BIN = ((): string => {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const bin = join(dir, 'bin', 'tenace.mjs');

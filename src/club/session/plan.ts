@@ -22,6 +22,8 @@ export interface SessionFaults {
   fouled: number;
   wrongTray: number;
   revokes: number;
+  /** Tables whose daemon is killed (SIGKILL) once in the middle of a deal and started again on its journal. */
+  crash?: number;
 }
 
 /** The physical deal in one tray. */
@@ -51,6 +53,11 @@ export interface PlannedPlay {
   renounce?: { trick: number; seat: Seat; card: string };
   /** Bridge: the contract reached at this table. */
   contract?: string;
+  /**
+   * Fault: the table's daemon is killed (SIGKILL) after the bridge has sent `afterCard` of this play's card events
+   * (places and lifts), `delayMs` later, and started again on its journal; the play goes on once it is back.
+   */
+  crash?: { afterCard: number; delayMs: number };
   /** A hand-scored table (no readers): its players enter the result on the director's terminal. */
   handScored?: true;
   /** The result as played, for a hand-scored table to enter: bridge the declarer's tricks, whist N-S's. */
@@ -161,6 +168,16 @@ export function planSession(opts: PlanOptions): SessionPlan {
     // A turned tray (Memory Duplicate's overplay): each hand is played at the seat where its pocket lies.
     const turn = opts.schedule.rounds.find((r) => r.round === p.round)?.tables.find((t) => t.table === p.table)?.turn ?? 0;
     playOf(rng, p, atTable(hands, turn), { ...tray, dealer: tableSeat(tray.dealer, turn) }, opts, revoke.has(p), claimed.has(p));
+  }
+  // The crashes are drawn last, so that a seed's deals, plays and other faults are the same with or without them.
+  const crashTables = [...new Set(smart.map((p) => p.table))];
+  if ((faults.crash ?? 0) > crashTables.length) throw new Error(`faults: crash=${faults.crash} asked for, but the session has only ${crashTables.length} tables that read their cards to crash`);
+  for (let i = 0; i < (faults.crash ?? 0); i++) {
+    const table = crashTables.splice(rng.int(crashTables.length), 1)[0];
+    const mine = smart.filter((p) => p.table === table);
+    const p = mine[rng.int(mine.length)];
+    const cards = p.events.filter((e) => e.type === 'place' || e.type === 'lift').length;
+    p.crash = { afterCard: 1 + rng.int(cards - 1), delayMs: rng.int(30) };
   }
   const plays = new Map<number, PlannedPlay[]>();
   for (const p of all) {

@@ -11,11 +11,14 @@ import { SEATS, type Seat } from '../../cards/seat.js';
 import { dealAtTable } from '../../cards/tray-turn.js';
 import { type Simulation, startSimulation } from '../../daemon/simulation.js';
 import type { TableEvent } from '../../formats/table-log.js';
+import { Table } from '../../laws/engine.js';
+import type { DealResult } from '../../laws/types.js';
 import { DEFAULT_BASE, sessionTopics } from '../../feed/topics.js';
 import type { ClubAlert, RoundAssignment, ScoreReport, TrayRecord } from '../types.js';
 import { type PlannedPlay, type SessionPlan, trayCodeOf } from './plan.js';
 import { type DirectorProcess, startDirectorProcess } from './director-process.js';
 import { enterNames } from './names.js';
+import { TableProcess } from './table-process.js';
 
 export interface RunOptions {
   plan: SessionPlan;
@@ -67,6 +70,11 @@ export interface SessionCheck {
   handScored: number;
   /** Plays that ended with a claim of the last tricks. */
   claims: number;
+  /**
+   * Crashes (`--faults crash=N`): the table's daemon, a `tenace run` process, killed with SIGKILL in the middle of a
+   * deal (after `afterCard` of its card events), and the new process started on the same journal.
+   */
+  crashes: { table: number; board: number; afterCard: number; pid: number; signal: string | null; restartedPid: number; downMs: number }[];
   alerts: ClubAlert[];
 }
 
@@ -126,28 +134,34 @@ export async function runSession(opts: RunOptions): Promise<SessionOutcome> {
 
     const speed = opts.speed === 'max' ? 'max' : opts.speed * REAL_EVENTS_PER_SECOND;
     const tables = new Map<number, TableHandle>();
+    const crashing = new Set([...plan.plays.values()].flat().filter((p) => p.crash).map((p) => p.table));
     for (const t of [...plan.plays.keys()].sort((a, b) => a - b)) {
       if (plan.handScored.includes(t)) continue;
       const journal = join(work, 'tables', String(t));
+      const log = opts.log.child({ table: t });
+      if (crashing.has(t)) {
+        // A table to crash is a process of its own, `tenace run`, so that the crash is a real SIGKILL.
+        const proc = await TableProcess.start({
+          dir: journal, club, table: String(t), session: plan.session, variant: plan.variant, broker: url, protocolVersion: opts.broker ? undefined : 4, speed, log,
+        });
+        stack.push(() => proc.stop());
+        tables.set(t, processTable(proc, () => watch.assignments.get(String(t))?.pin ?? '', plan.variant));
+        continue;
+      }
       const start = () => startSimulation({
-        broker: url, club, table: String(t), session: plan.session, events: [], speed, httpPort: 0, log: opts.log.child({ table: t }),
+        broker: url, club, table: String(t), session: plan.session, events: [], speed, httpPort: 0, log,
         serial: opts.serial, autoplay: false, embargo: 'tray-complete', journal, protocolVersion: opts.broker ? undefined : 4,
         extraConfig: [`variant: ${plan.variant}`],
       });
-      const handle: TableHandle = {
-        sim: await start(),
-        async restart() {
-          await handle.sim.stop();
-          handle.sim = await start();
-        },
-      };
+      const handle = inProcessTable(await start(), start);
       tables.set(t, handle);
-      stack.push(() => handle.sim.stop());
+      stack.push(() => handle.stop());
     }
     say(`${plan.plays.size} tables${plan.handScored.length ? ` (${plan.handScored.length} hand-scored)` : ''}, ${plan.trays.size} trays, ${plan.schedule.rounds.length} rounds of ${plan.schedule.movement}`);
     // One table's terminal, as its players would open it (every table serves one; the daemon logs each URL and PIN).
     const [firstNo, first] = [...tables][0] ?? [];
-    if (first?.sim.url) say(`table ${firstNo}'s terminal at ${first.sim.url}terminal/ (PIN ${first.sim.controller.terminalPin})`);
+    if (first?.url) say(`table ${firstNo}'s terminal at ${first.url}terminal/ (PIN ${first.pin()})`);
+    if (crashing.size > 0) say(`tables ${[...crashing].sort((a, b) => a - b).join(', ')} run as their own tenace run processes: each is killed (SIGKILL) once in the middle of a deal and started again on its journal`);
 
     const barrier = new SlotBarrier(plan);
     const check = newCheck(plan);
@@ -183,10 +197,78 @@ export async function runSession(opts: RunOptions): Promise<SessionOutcome> {
   }
 }
 
-/** A table of the session; restart() stops it and starts it again on the same journal. */
+/**
+ * A table of the session as the runner drives it: in this process (startSimulation), or a `tenace run` child process
+ * for a table the session crashes. restart() stops it cleanly and starts it again on the same journal.
+ */
 interface TableHandle {
-  sim: Simulation;
+  /** The table view (its terminal at /terminal/), or null when it has none. */
+  url: string | null;
+  /** The table terminal's PIN. */
+  pin(): string;
+  /** The round of the assignment the table itself holds (0 before one). */
+  round(): number;
+  /** True when the table itself holds the record of this tray. */
+  holdsRecord(board: number): boolean;
+  /** The table's journal after `after`. */
+  events(after?: number): Promise<TableEvent[]>;
+  lastSeq(): Promise<number>;
+  /** Cards and trays through the emulated hardware; anything else as the club layer sends it. */
+  playEvents(events: readonly TableEvent[]): Promise<void>;
+  /** The last deal's result as the table's engine has it. */
+  lastResult(): Promise<DealResult | null>;
+  /** What the last tray scan did, for an error message. */
+  lastScan(): string;
+  /** The process to crash, when the table is one. */
+  process?: TableProcess;
   restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function inProcessTable(first: Simulation, start: () => Promise<Simulation>): TableHandle {
+  let sim = first;
+  return {
+    get url() { return sim.url; },
+    pin: () => sim.controller.terminalPin,
+    // What counts is what the table itself holds: its own subscription may lag behind the runner's.
+    round: () => sim.controller.club?.assignment?.round ?? 0,
+    holdsRecord: (board) => sim.controller.club?.records.has(board) === true,
+    events: async (after = 0) => sim.controller.journal.events(after),
+    lastSeq: async () => sim.controller.journal.lastSeq,
+    playEvents: (events) => sim.playEvents(events),
+    lastResult: async () => sim.controller.table.results().at(-1) ?? sim.controller.table.result(),
+    lastScan: () => (sim.controller.lastScan ? JSON.stringify(sim.controller.lastScan).slice(0, 200) : ''),
+    async restart() {
+      await sim.stop();
+      sim = await start();
+    },
+    stop: () => sim.stop(),
+  };
+}
+
+function processTable(proc: TableProcess, pin: () => string, variant: string): TableHandle {
+  return {
+    url: proc.url,
+    // The daemon's terminal takes the PIN the director gives the table in its assignment.
+    pin,
+    round: () => proc.round,
+    holdsRecord: (board) => proc.records.has(board),
+    events: (after) => proc.events(after),
+    lastSeq: () => proc.lastSeq(),
+    playEvents: (events) => proc.playEvents(events),
+    async lastResult() {
+      // The engine folded over the journal on disk, as the daemon itself restores it.
+      const table = new Table({ variant });
+      for (const e of await proc.events()) table.apply(e);
+      return table.results().at(-1) ?? table.result();
+    },
+    lastScan: () => '',
+    process: proc,
+    async restart() {
+      throw new Error('a crashed table is restarted by its crash, not by restartTable');
+    },
+    stop: () => proc.stop(),
+  };
 }
 
 interface PlayContext {
@@ -205,43 +287,52 @@ interface PlayContext {
 async function playTable(table: number, h: TableHandle, plays: readonly PlannedPlay[], ctx: PlayContext): Promise<void> {
   const { watch, plan } = ctx;
   for (const [i, p] of plays.entries()) {
-    const sim = h.sim;
-    const c = sim.controller;
     // What counts is what the table itself holds: its own subscription may lag behind the runner's.
-    const club = () => h.sim.controller.club;
-    await watch.until(() => (club()?.assignment?.round ?? 0) >= p.round, ctx.waitMs, `table ${table}'s assignment for round ${p.round}`, ctx.signal);
+    await watch.until(() => h.round() >= p.round, ctx.waitMs, `table ${table}'s assignment for round ${p.round}`, ctx.signal);
     await ctx.barrier.enter(p, ctx.signal);
     try {
       // An overplay waits for the tray's record: in the club the tray cannot reach the next table sooner.
-      if (p.playIndex > 0) await watch.until(() => club()?.records.has(p.board) === true, ctx.waitMs, `table ${table} to hold the record of tray ${p.board}`, ctx.signal);
+      if (p.playIndex > 0) await watch.until(() => h.holdsRecord(p.board), ctx.waitMs, `table ${table} to hold the record of tray ${p.board}`, ctx.signal);
       if (p.wrongScan !== undefined) {
-        await sim.playEvents([{ type: 'tray', code: trayCodeOf(plan.session, p.wrongScan) }]);
+        await h.playEvents([{ type: 'tray', code: trayCodeOf(plan.session, p.wrongScan) }]);
         // The alert must reach the director before any card is played: wait for it before the right tray is scanned.
         const wrong = p.wrongScan;
         const alerted = await watch.until(() => watch.alerts.some((a) => a.kind === 'wrong-tray' && a.table === String(table) && a.board === wrong), 10_000, 'the wrong-tray alert', ctx.signal)
           .then(() => true, () => false);
         ctx.check.wrongTrays.push({ board: wrong, table, alerted });
       }
-      const before = c.journal.lastSeq;
-      await sim.playEvents([{ type: 'tray', code: trayCodeOf(plan.session, p.board) }]);
-      const deal = await waitForDeal(sim, before, p.board, ctx);
+      const before = await h.lastSeq();
+      await h.playEvents([{ type: 'tray', code: trayCodeOf(plan.session, p.board) }]);
+      const deal = await waitForDeal(h, before, p.board, ctx);
       // Verified: the table started the overplay from the tray's record, laid as the tray lies (a turned tray's too).
       if (p.playIndex > 0 && deal.hands === dealAtTable(plan.trays.get(p.board)!.pbn, deal.turn ?? 0)) ctx.check.verified++;
       const r = ctx.chaos.restartTable;
-      if (r && r.table === table && r.play === i + 1) {
+      if (p.crash && h.process) {
+        // The crash: SIGKILL of the table's daemon after the bridge has sent `afterCard` of the play's card events,
+        // then `tenace run` again on its journal; the players play on once it is back.
+        const cards = p.events.map((e, k) => (e.type === 'place' || e.type === 'lift' ? k : -1)).filter((k) => k >= 0);
+        const cut = cards[p.crash.afterCard - 1] + 1;
+        const head = p.events.slice(0, cut);
+        const firstCard = head.findIndex((e) => e.type === 'place' || e.type === 'lift');
+        await playAtTable(h, p, head.slice(0, firstCard), ctx, false);
+        const crash = await h.process.crash(head.slice(firstCard), p.crash.delayMs);
+        ctx.check.crashes.push({ table, board: p.board, afterCard: p.crash.afterCard, pid: crash.killed.pid, signal: crash.killed.signal, restartedPid: crash.restartedPid, downMs: crash.downMs });
+        ctx.say(`table ${table}: its daemon (pid ${crash.killed.pid}) killed with ${crash.killed.signal} after ${p.crash.afterCard} card events of tray ${p.board}; started again (pid ${crash.restartedPid}) on its journal, back in ${crash.downMs} ms`);
+        await playAtTable(h, p, p.events.slice(cut), ctx, true);
+      } else if (r && r.table === table && r.play === i + 1) {
         // Stop the table between tricks (no card on the table, as after a power cut the players would re-place
         // any), start it again on its journal, and play on: the deal in progress is restored from the journal.
         const cut = trickBoundary(p.events);
-        await sim.playEvents(p.events.slice(0, cut));
+        await h.playEvents(p.events.slice(0, cut));
         ctx.say(`table ${table} stopped and started again in the middle of tray ${p.board}`);
         await h.restart();
-        await h.sim.playEvents(p.events.slice(cut));
+        await h.playEvents(p.events.slice(cut));
       } else {
-        await playAtTable(h.sim, p, ctx);
+        await playAtTable(h, p, p.events, ctx, true);
       }
-      const lastCard = h.sim.controller.journal.events(before).filter((e) => e.type === 'place').at(-1);
+      const lastCard = (await h.events(before)).filter((e) => e.type === 'place').at(-1);
       if (lastCard?.at) ctx.timings.push({ table, board: p.board, lastCardAt: Date.parse(lastCard.at) });
-      const result = h.sim.controller.table.results().at(-1) ?? h.sim.controller.table.result();
+      const result = await h.lastResult();
       if (p.fouled) {
         const f = result?.findings.find((x) => x.kind === 'card-not-in-hand');
         ctx.check.fouled.push({ board: p.board, table, found: !!f && p.fouled.cards.includes(f.card ?? ''), card: f?.card });
@@ -263,12 +354,13 @@ async function playTable(table: number, h: TableHandle, plays: readonly PlannedP
  * the table's terminal (its HTTP interface, as the page uses it): the contract, a claim and the opponents' answer
  * (a disputed claim calls the director, who lets it stand), and the opponents' acceptance of the result.
  */
-async function playAtTable(sim: Simulation, p: PlannedPlay, ctx: PlayContext): Promise<void> {
-  if (!sim.url) return sim.playEvents(p.events);
-  const terminal = await TableTerminal.open(sim.url, sim.controller.terminalPin);
+async function playAtTable(h: TableHandle, p: PlannedPlay, events: readonly TableEvent[], ctx: PlayContext, accept: boolean): Promise<void> {
+  if (!h.url) return h.playEvents(events);
+  if (events.length === 0 && !accept) return;
+  const terminal = await TableTerminal.open(h.url, h.pin());
   let cards: TableEvent[] = [];
-  const flush = async () => { if (cards.length) await sim.playEvents(cards); cards = []; };
-  for (const ev of p.events) {
+  const flush = async () => { if (cards.length) await h.playEvents(cards); cards = []; };
+  for (const ev of events) {
     if (ev.type === 'place' || ev.type === 'lift') { cards.push(ev); continue; }
     await flush();
     if (ev.type === 'contract') await terminal.send('set-contract', { contract: ev.contract });
@@ -284,11 +376,11 @@ async function playAtTable(sim: Simulation, p: PlannedPlay, ctx: PlayContext): P
       // The tray's first play: the terminal asks the players to pass the cards they still hold over the readers.
       if (p.shown) cards.push(...p.shown);
     } else {
-      await sim.playEvents([ev]);
+      await h.playEvents([ev]);
     }
   }
   await flush();
-  if (p.contract) {
+  if (accept && p.contract) {
     const declarer = p.contract.match(/([NESW])X{0,2}$/)![1];
     await terminal.send('accept-result', { seat: SEATS[(SEATS.indexOf(declarer as Seat) + 1) % 4], board: p.board }).catch((e: Error) => ctx.say(`table ${p.table}: ${e.message}`));
   }
@@ -388,13 +480,15 @@ function trickBoundary(events: readonly TableEvent[]): number {
   return cut;
 }
 
-async function waitForDeal(sim: Simulation, after: number, board: number, ctx: PlayContext): Promise<Extract<TableEvent, { type: 'deal' }>> {
-  let found: Extract<TableEvent, { type: 'deal' }> | undefined;
-  await ctx.watch.until(() => {
-    found = sim.controller.journal.events(after).find((e): e is Extract<TableEvent, { type: 'deal' }> => e.type === 'deal' && e.board === board);
-    return !!found;
-  }, ctx.waitMs, `table ${sim.controller.lastScan ? `(last scan: ${JSON.stringify(sim.controller.lastScan).slice(0, 200)})` : ''} to start the deal of tray ${board}`, ctx.signal);
-  return found!;
+async function waitForDeal(h: TableHandle, after: number, board: number, ctx: PlayContext): Promise<Extract<TableEvent, { type: 'deal' }>> {
+  const limit = Date.now() + ctx.waitMs;
+  for (;;) {
+    const found = (await h.events(after)).find((e): e is Extract<TableEvent, { type: 'deal' }> => e.type === 'deal' && e.board === board);
+    if (found) return found;
+    if (ctx.signal?.aborted) throw new Error('session stopped');
+    if (Date.now() > limit) throw new Error(`timed out after ${ctx.waitMs / 1000} s waiting for table ${h.lastScan() ? `(last scan: ${h.lastScan()})` : ''} to start the deal of tray ${board}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 /** Publish empty retained messages over the session's retained topics (MQTT's way to delete them). */
@@ -414,7 +508,7 @@ function newCheck(plan: SessionPlan): SessionCheck {
   const all = [...plan.plays.values()].flat();
   return {
     plays: all.length, played: 0, overplays: all.filter((p) => p.playIndex > 0 && !p.handScored).length, verified: 0, fouled: [], wrongTrays: [], revokes: [],
-    handScored: all.filter((p) => p.handScored).length, claims: all.filter((p) => p.claim).length, alerts: [],
+    handScored: all.filter((p) => p.handScored).length, claims: all.filter((p) => p.claim).length, crashes: [], alerts: [],
   };
 }
 
