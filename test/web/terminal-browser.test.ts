@@ -237,8 +237,12 @@ describe('the table terminal in Chromium', () => {
     await until(pages.pi, 'the claim', `document.querySelector('main h2')?.textContent === 'North claims all 13 tricks left'`);
     await tap(pages.pi, 'Accept');
     await until(pages.pi, 'the result', `document.querySelector('main h2')?.textContent === 'Board 2: result'`);
+    // Am. 27 at the tray's first play: the cards not played are passed over the readers, for the tray's record.
+    for (const p of [pages.phone, pages.pi]) await until(p, 'the cards to pass', `document.querySelector('main .show-cards')?.innerText.includes('North: 13 to pass')`);
+    expect(await pages.phone.locator('main .show-cards').innerText()).toMatch(/each player passes the cards still in hand over the reader[\s\S]*North: 13 to pass · East: 13 to pass · South: 13 to pass · West: 13 to pass/);
+    await shot(pages, 'pass-cards');
     await tap(pages.pi, 'Yes, accept the result');
-    for (const p of [pages.phone, pages.pi]) await until(p, 'the next round', `document.querySelector('main .big:last-of-type')?.textContent?.startsWith('Next round')`);
+    for (const p of [pages.phone, pages.pi]) await until(p, 'the next round', `[...document.querySelectorAll('main .big')].some((e) => e.textContent.startsWith('Next round'))`);
     expect(await pages.phone.locator('main .big').last().innerText()).toBe('Next round (2): N-S stay, E-W to table 2, trays to table 3');
     expect(await pages.phone.locator('main .note').innerText()).toMatch(/^Accepted by East\./);
     await shot(pages, 'next-round');
