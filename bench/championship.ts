@@ -12,7 +12,6 @@
 // Like bench/club.ts it runs in a child process (async parts) that prints its report as JSON.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +28,7 @@ import { decideScan, parseAssignment, parseTrayRecord } from '../src/club/table-
 import type { RoundAssignment, ScoreReport, TrayRecord } from '../src/club/types.js';
 import type { BenchReport, SanityLine } from './harness.js';
 import { floorLatencies } from './mqtt-floor.js';
+import { type Broker, adaptShipped, startBroker } from './broker.js';
 import { ROOT, latencyTable, mb, rssKb, runChild, serveChild, table as textTable } from './harness.js';
 
 export interface ChampionshipBenchOptions {
@@ -63,7 +63,6 @@ const WAIT_MS = 120_000;
 const here = dirname(fileURLToPath(import.meta.url));
 /** The CLI of the same build as this module (build/bench/src/cli/main.js). */
 const CLI = resolve(here, '..', 'src', 'cli', 'main.js');
-const MOSQUITTO = '/usr/sbin/mosquitto';
 const TITLE = 'championship: two rooms, bridged brokers, director instances on PostgreSQL (issue 10)';
 const CHILD = { module: import.meta.url, flag: '--tenace-championship-bench-child', timeoutMs: 330_000, name: 'championship', title: TITLE };
 
@@ -75,85 +74,15 @@ export function benchChampionship(opts: ChampionshipBenchOptions = CHAMPIONSHIP_
 const progress = (msg: string) => process.stderr.write(`[bench championship] ${msg}\n`);
 const sleep = (n: number) => new Promise((r) => setTimeout(r, n));
 
-async function waitForPort(port: number, ms: number): Promise<void> {
-  const t0 = Date.now();
-  for (;;) {
-    const ok = await new Promise<boolean>((r) => {
-      const c = createConnection({ port, host: '127.0.0.1' }, () => { c.end(); r(true); });
-      c.once('error', () => r(false));
-    });
-    if (ok) return;
-    if (Date.now() - t0 > ms) throw new Error(`nothing listens on 127.0.0.1:${port} after ${ms} ms`);
-    await sleep(50);
-  }
-}
-
-// ------------------------------------------------------------------------------------------------ brokers
-
-/** What the bench itself carries over the bridge for the floor measurement (room → centre). */
-const FLOOR_TOPIC = 'tenace-bench/#';
-
-/** Settings of every broker of the run: local, anonymous, no persistence (each run starts empty). */
-function localListener(port: number): string[] {
-  return [
-    `listener ${port} 127.0.0.1`, 'allow_anonymous true', 'persistence false', 'set_tcp_nodelay true',
-    // The directors' and the bridges' queues at a burst of 200 tables: unbounded rather than dropped.
-    'max_queued_messages 0', 'log_dest stderr', 'log_type error', 'log_type warning',
-  ];
-}
-
-// Lines of the shipped files that describe a real deployment (ports, accounts, TLS, disk, logs): the bench replaces
-// them with its own local, anonymous, in-memory settings.
-const DEPLOYMENT_KEYS = new Set([
-  'listener', 'port', 'bind_address', 'bind_interface', 'protocol', 'password_file', 'acl_file', 'allow_anonymous', 'per_listener_settings',
-  'persistence', 'persistence_location', 'persistence_file', 'autosave_interval', 'log_dest', 'log_type', 'connection_messages', 'pid_file', 'user',
-  'include_dir', 'cafile', 'capath', 'certfile', 'keyfile', 'require_certificate', 'use_identity_as_username', 'tls_version', 'max_queued_messages',
-  'bridge_cafile', 'bridge_capath', 'bridge_certfile', 'bridge_keyfile', 'bridge_insecure', 'bridge_tls_version', 'bridge_identity', 'bridge_psk',
-  'remote_username', 'remote_password', 'local_username', 'local_password', 'remote_clientid', 'local_clientid', 'address', 'addresses',
-]);
-
-/** A shipped Mosquitto file made local: deployment lines dropped, the bridge pointed at the bench's centre. */
-function adaptShipped(text: string, o: { port: number; room?: string; centralPort?: number }): string[] {
-  const out = localListener(o.port);
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#')) continue;
-    const key = line.split(/\s+/, 1)[0];
-    if (DEPLOYMENT_KEYS.has(key)) continue;
-    if (key === 'connection' && o.room !== undefined) {
-      // Both rooms run the same file: their bridges need distinct names and client ids at the centre.
-      const name = `${line.split(/\s+/)[1] ?? 'tenace-room'}-${o.room}`;
-      out.push(`connection ${name}`, `address 127.0.0.1:${o.centralPort}`, `remote_clientid ${name}`);
-      continue;
-    }
-    out.push(line);
-  }
-  if (o.room !== undefined) out.push(`topic ${FLOOR_TOPIC} out 1`);
-  return out;
-}
-
-interface Broker { url: string; port: number; proc: ChildProcess; source: string }
-
-async function startBroker(work: string, name: string, lines: string[], port: number, source: string): Promise<Broker> {
-  const conf = join(work, `${name}.conf`);
-  writeFileSync(conf, `${lines.join('\n')}\n`);
-  const proc = spawn(MOSQUITTO, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let tail = '';
-  proc.stderr!.on('data', (d: Buffer) => { tail = (tail + d.toString('utf8')).slice(-2000); });
-  proc.once('exit', (code, sig) => { if (code !== 0 && sig !== 'SIGTERM') progress(`broker ${name} stopped (${sig ?? `exit ${code}`}): ${tail.trim()}`); });
-  await waitForPort(port, 5000);
-  return { url: `mqtt://127.0.0.1:${port}`, port, proc, source };
-}
-
 /** The centre and two rooms, from the shipped mosquitto/central.conf and room.conf. */
 async function startBrokers(work: string): Promise<{ centre: Broker; rooms: Broker[] }> {
   const [cp, ap, bp] = [await freePort(), await freePort(), await freePort()];
   const shippedCentre = readFileSync(join(ROOT, 'mosquitto', 'central.conf'), 'utf8');
   const shippedRoom = readFileSync(join(ROOT, 'mosquitto', 'room.conf'), 'utf8');
-  const centre = await startBroker(work, 'central', adaptShipped(shippedCentre, { port: cp }), cp, 'mosquitto/central.conf');
+  const centre = await startBroker(work, 'central', progress, adaptShipped(shippedCentre, { port: cp }), cp, 'mosquitto/central.conf');
   const rooms: Broker[] = [];
   for (const [room, port] of [['a', ap], ['b', bp]] as const) {
-    rooms.push(await startBroker(work, `room-${room}`, adaptShipped(shippedRoom, { port, room, centralPort: cp }), port, 'mosquitto/room.conf'));
+    rooms.push(await startBroker(work, `room-${room}`, progress, adaptShipped(shippedRoom, { port, room, centralPort: cp }), port, 'mosquitto/room.conf'));
   }
   return { centre, rooms };
 }

@@ -6,7 +6,9 @@
 // (b) the director's RSS (VmRSS) idle after start and at its peak, against a `node -e` holding an mqtt.js client.
 // The benchmark runs in a child process (async parts) that prints its report as JSON, like bench/daemon.ts.
 import { spawn } from 'node:child_process';
-import { loadavg } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createLogger } from '../src/config/logger.js';
 import { movementByName } from '../src/club/movements/index.js';
 import { planSession } from '../src/club/session/plan.js';
@@ -14,10 +16,16 @@ import { runSession, type SessionOutcome } from '../src/club/session/runner.js';
 import type { DirectorProcess } from '../src/club/session/director-process.js';
 import type { BenchReport, SanityLine } from './harness.js';
 import { floorLatencies } from './mqtt-floor.js';
+import { type Broker, adaptShipped, startBroker } from './broker.js';
+import { freePort } from '../src/club/session/director-process.js';
 import { ROOT, latencyTable, mb, ratio, rssKb, runChild, serveChild } from './harness.js';
 
 export interface ClubBenchOptions {
   seed: number;
+  /**
+   * The broker: 'shipped' starts a Mosquitto from the shipped mosquitto/tenace.conf (made local: an anonymous listener
+   * on a free port), so that the floor is the one a club gets (set_tcp_nodelay); or the URL of a running broker.
+   */
   broker: string;
   tables: number;
   movement: string;
@@ -30,7 +38,7 @@ export interface ClubBenchOptions {
   floorMessages: number;
 }
 
-export const CLUB_DEFAULTS: ClubBenchOptions = { seed: 7, broker: 'mqtt://127.0.0.1:1883', tables: 30, movement: 'mitchell', rounds: 24, boardsPerRound: 1, speed: 10, floorMessages: 300 };
+export const CLUB_DEFAULTS: ClubBenchOptions = { seed: 7, broker: 'shipped', tables: 30, movement: 'mitchell', rounds: 24, boardsPerRound: 1, speed: 10, floorMessages: 300 };
 
 const CHILD = { module: import.meta.url, flag: '--tenace-club-bench-child', name: 'club', title: 'club: card-to-standings, director RSS' };
 
@@ -72,9 +80,17 @@ async function child(o: ClubBenchOptions): Promise<BenchReport> {
   let peakKb = NaN;
   let sampler: NodeJS.Timeout | undefined;
   let outcome: SessionOutcome | undefined;
+  let shipped: Broker | undefined;
+  const work = mkdtempSync(join(tmpdir(), 'tenace-club-bench-'));
+  let broker = o.broker;
+  if (o.broker === 'shipped') {
+    const port = await freePort();
+    shipped = await startBroker(work, 'tenace', progress, adaptShipped(readFileSync(join(ROOT, 'mosquitto', 'tenace.conf'), 'utf8'), { port }), port, 'mosquitto/tenace.conf');
+    broker = shipped.url;
+  }
   try {
     outcome = await runSession({
-      plan, club: `bench${process.pid}`, broker: o.broker, speed: o.speed, httpPort: 0, serial: 'loopback',
+      plan, club: `bench${process.pid}`, broker, speed: o.speed, httpPort: 0, serial: 'loopback',
       log: createLogger({ log: { level: 'error' } }), waitMs: 120_000,
       onDirector: (d) => {
         director = d;
@@ -91,10 +107,16 @@ async function child(o: ClubBenchOptions): Promise<BenchReport> {
     clearInterval(sampler);
   }
   // (a)'s floor: the table → director → subscriber hops through the one broker.
-  const floor = await floorLatencies({ publishAt: [o.broker], relayAt: o.broker, n: o.floorMessages, name: 'club', tag });
-  const nodeKb = await nodeFloorRssKb(o.broker);
+  const floor = await floorLatencies({ publishAt: [broker], relayAt: broker, n: o.floorMessages, name: 'club', tag });
+  const nodeKb = await nodeFloorRssKb(broker);
+  if (shipped) {
+    const exited = new Promise((r) => shipped!.proc.once('exit', r));
+    shipped.proc.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(work, { recursive: true, force: true });
   const lat = (outcome?.timings ?? []).filter((t) => t.scoredAt !== undefined).map((t) => t.scoredAt! - t.lastCardAt).sort((a, b) => a - b);
-  notes.push(`broker: Mosquitto at ${o.broker}; node ${process.version}; load average ${load0} at start, ${loadavg()[0].toFixed(2)} at end; ${((Date.now() - t0) / 1000).toFixed(1)} s in all`);
+  notes.push(`broker: Mosquitto at ${broker}${shipped ? ` (${shipped.source}, made local)` : ''}; node ${process.version}; load average ${load0} at start, ${loadavg()[0].toFixed(2)} at end; ${((Date.now() - t0) / 1000).toFixed(1)} s in all`);
   notes.push(`session: ${o.tables} tables of ${o.movement}, ${schedule.rounds.length} round(s) of ${o.boardsPerRound} tray(s) (${plan.trays.size} trays in play, ${outcome?.check.plays ?? 0} plays), ${o.speed}x real play (a card event every ${(1.5 / o.speed).toFixed(2)} s at each table); tables on in-process serial lines, the director is \`tenace director\` (SQLite)`);
   notes.push('');
   notes.push('(a) card-to-standings: last card journaled at the table → first retained standings holding the result');

@@ -45,7 +45,12 @@ describe('director instances as processes on PostgreSQL', () => {
     expect(resultsIn(obs.get<ScoreReport>('club/s1/standings'))).toEqual(['1@1', '1@2', '2@1', '2@2']);
     const st = obs.get<ScoreReport>('club/s1/standings')!;
     expect(st.boards.find((b) => b.board === 1)!.results.map((r) => r.tricks)).toEqual([EXPECTED.hands[0].tricksWon, EXPECTED.hands[0].tricksWon]);
-    for (const [i, t] of tables.entries()) expect((await store.events('s1', String(i + 1))).map((e) => e.seq)).toEqual(t.journal.map((e) => e.seq));
+    // A deal's last lifts come after the card that completes it, so the standings can show it (STANDINGS_MS after
+    // the result) before they are stored: wait for them, then every event is stored once.
+    for (const [i, t] of tables.entries()) {
+      await waitFor(async () => (await store.events('s1', String(i + 1))).length >= t.journal.length, T, `table ${i + 1}'s events stored`);
+      expect((await store.events('s1', String(i + 1))).map((e) => e.seq)).toEqual(t.journal.map((e) => e.seq));
+    }
     expect((await store.results('s1')).map((r) => `${r.traveller.board}@${r.table}`).sort()).toEqual(['1@1', '1@2', '2@1', '2@2']);
     // The killed instance comes back: it gets its share again, and nothing is stored twice.
     launch(`${victim}`);

@@ -128,4 +128,35 @@ describe.each(ENGINES)('the director store on %s', (engine) => {
     expect((await r.assignments('s1')).map((x) => x.trays)).toEqual([[1, 2, 5]]);
     expect(await r.firstSeqs('s1')).toEqual(new Map([['1', 7]]));
   });
+
+  it('a cluster instance reads the keys, then the bodies of only what it lacks (results, records, alerts, decisions)', async () => {
+    const { s } = await open();
+    const result = (table: string, board: number, round: number, toSeq: number) => ({ table, fromSeq: 1, toSeq, traveller: { board, ns: `${table}NS`, ew: `${table}EW`, table: Number(table), round, tricks: { NS: 7, EW: 6 } } });
+    await s.putResult('s1', result('2', 1, 1, 60));
+    await s.putResult('s1', result('1', 2, 2, 61));
+    await s.putResult('s1', result('1', 1, 1, 62));
+    await s.putResult('s2', result('3', 1, 1, 63));
+    expect((await s.resultHeads('s1')).sort((x, y) => x.toSeq - y.toSeq)).toEqual([
+      { table: '2', board: 1, round: 1, fromSeq: 1, toSeq: 60 }, { table: '1', board: 2, round: 2, fromSeq: 1, toSeq: 61 }, { table: '1', board: 1, round: 1, fromSeq: 1, toSeq: 62 },
+    ]);
+    // Those of the tables asked for, in the order of results(): board, table, round.
+    expect((await s.resultsOf('s1', ['1'])).map((r) => [r.table, r.traveller.board, r.toSeq])).toEqual([['1', 1, 62], ['1', 2, 61]]);
+    expect(await s.resultsOf('s1', ['1', '2'])).toEqual(await s.results('s1'));
+    await s.putTray('s1', record(1, 1));
+    await s.putTray('s1', record(1, 2));
+    await s.putTray('s1', record(3, 1));
+    expect(await s.trayRevs('s1')).toEqual(new Map([[1, 2], [3, 1]]));
+    const alert = (id: string, at: string): ClubAlert => ({ schema: 1, type: 'tenace.alert', kind: 'late-play', session: 's1', table: '1', board: 1, message: id, at });
+    await s.putAlert('s1', 'b', alert('b', '2026-12-03T10:00:02.000Z'));
+    await s.putAlert('s1', 'a', alert('a', '2026-12-03T10:00:03.000Z'));
+    await s.putAlert('s1', 'c', alert('c', '2026-12-03T10:00:01.000Z'));
+    expect((await s.alertIds('s1')).sort()).toEqual(['a', 'b', 'c']);
+    expect((await s.alertsAt('s1', ['a', 'c'])).map((x) => x.id)).toEqual(['c', 'a']);
+    const dec = (transaction: string, at: string) => ({ transaction, cmd: 'advance-round', digest: 'ab', request: {}, response: { ok: true }, at });
+    await s.putDecision('s1', dec('t2', '2026-12-03T10:00:01.000Z'));
+    await s.putDecision('s1', dec('t1', '2026-12-03T10:00:02.000Z'));
+    expect((await s.decisionIds('s1')).sort()).toEqual(['t1', 't2']);
+    expect(await s.decisionsAt('s1', ['t1', 't2'])).toEqual(await s.decisions('s1'));
+    expect(await s.decisionsAt('s1', [])).toEqual([]);
+  });
 });

@@ -77,7 +77,14 @@ export async function syncFromStore(st: DirectorState): Promise<void> {
   const s = st.store!;
   const session = st.c.session;
   let changed = false;
-  for (const r of await s.results(session)) {
+  // The keys first, then the bodies of only what this instance lacks: at every SYNC_MS, not every row's JSON.
+  const stale = new Set<string>();
+  for (const h of await s.resultHeads(session)) {
+    if (st.owned?.has(h.table)) continue;
+    const prev = st.results.get(`${h.board}:${h.table}:${h.round}`);
+    if (!prev || prev.fromSeq !== h.fromSeq || prev.toSeq !== h.toSeq) stale.add(h.table);
+  }
+  for (const r of stale.size > 0 ? await s.resultsOf(session, [...stale]) : []) {
     if (st.owned?.has(r.table)) continue;
     const key = resultKey(r);
     const prev = st.results.get(key);
@@ -88,8 +95,10 @@ export async function syncFromStore(st: DirectorState): Promise<void> {
     st.playedAt.set(r.traveller.board, list);
     changed = true;
   }
-  for (const r of await s.trays(session)) {
-    if ((st.records.get(r.board)?.rev ?? 0) < r.rev) {
+  for (const [board, rev] of await s.trayRevs(session)) {
+    if ((st.records.get(board)?.rev ?? 0) >= rev) continue;
+    const r = await s.tray(session, board);
+    if (r && (st.records.get(r.board)?.rev ?? 0) < r.rev) {
       st.records.set(r.board, r);
       changed = true;
     }
@@ -102,13 +111,15 @@ export async function syncFromStore(st: DirectorState): Promise<void> {
       changed = true;
     }
   }
-  for (const { id, alert } of await s.alerts(session)) {
+  const newAlerts = (await s.alertIds(session)).filter((id) => !st.alertIds.has(id));
+  for (const { id, alert } of newAlerts.length > 0 ? await s.alertsAt(session, newAlerts) : []) {
     if (st.alertIds.has(id)) continue;
     st.alertIds.add(id);
     st.alerts.push(alert);
     changed = true;
   }
-  for (const d of await s.decisions(session)) {
+  const newDecisions = (await s.decisionIds(session)).filter((id) => !st.decisions.has(id));
+  for (const d of newDecisions.length > 0 ? await s.decisionsAt(session, newDecisions) : []) {
     if (st.decisions.has(d.transaction)) continue;
     st.decisions.set(d.transaction, d);
     if ((d.response as { ok?: boolean }).ok === true) applyDecisionState(st, { name: d.cmd, params: d.request } as Decision);

@@ -2,7 +2,7 @@
 import { compareIds } from '../scoring/collate.js';
 import type { SessionExport } from '../types.js';
 import { exportNames, withNames } from './players.js';
-import { type DirectorState, type DirectorTraveller, FLUSH_MS, isLeader, warnOnce } from './state.js';
+import { type DirectorState, type DirectorTraveller, STANDINGS_COST_FACTOR, STANDINGS_MS, isLeader, warnOnce } from './state.js';
 import { pubLatest } from './mqtt.js';
 import { trayRecords } from './records.js';
 import { flushSnapshot } from './snapshot.js';
@@ -96,13 +96,16 @@ export function groupOf(st: DirectorState, board: number, table: string): number
   return i < 0 ? undefined : i + 1;
 }
 
-/** Flush the standings and the snapshot within FLUSH_MS, once however many changes come meanwhile. */
+/**
+ * Flush the standings (and ask for the snapshot, paced on its own) STANDINGS_MS after a change, once however many
+ * changes come meanwhile; later when the last scoring was costly (standingsDue).
+ */
 export function scheduleFlush(st: DirectorState): void {
   if (st.flushTimer || st.stopped) return;
   st.flushTimer = setTimeout(() => {
     st.flushTimer = null;
     flushNow(st);
-  }, FLUSH_MS);
+  }, Math.max(STANDINGS_MS, st.standingsDue - performance.now()));
 }
 
 /** Score and publish the standings when changed (the leader only), and mark the snapshot due. */
@@ -111,6 +114,7 @@ export function flushNow(st: DirectorState): void {
   if (st.failed) return;
   if (st.standingsDirty && isLeader(st)) {
     st.standingsDirty = false;
+    const t0 = performance.now();
     const travellers = scoredTravellers(st);
     if (travellers.length > 0) {
       try {
@@ -121,6 +125,8 @@ export function flushNow(st: DirectorState): void {
         warnOnce(st, `scoreTravellers:${(err as Error).message}`, { err: (err as Error).message }, 'director: cannot score the travellers');
       }
     }
+    const t1 = performance.now();
+    st.standingsDue = t1 + STANDINGS_COST_FACTOR * (t1 - t0);
   }
   st.snapDirty = true;
   st.snapUnsent = true;

@@ -100,10 +100,22 @@ export function resultKey(r: { table: string; traveller: Traveller }): string {
 }
 
 /**
- * Standings and the snapshot are recomputed at most this often (ms): a busy session changes them with every card,
- * and the snapshot (schedule, records, alerts) is the largest message the director sends.
+ * The snapshot is rebuilt at most this often (ms): a busy session changes it with every card, and it (schedule,
+ * records, alerts) is the largest message the director sends.
  */
 export const FLUSH_MS = 100;
+
+/**
+ * The standings are scored and published this long after a change (ms), the changes meanwhile coalesced into one
+ * publish: a spectator sees a result move the standings with the card, not a tenth of a second later (issue 18).
+ */
+export const STANDINGS_MS = 15;
+
+/**
+ * After a scoring that took c ms the next waits at least this many times c: scoring then takes at most a fifth of
+ * the event loop, however large the session, and the tables' events are not held up behind it.
+ */
+export const STANDINGS_COST_FACTOR = 4;
 
 /** The first wait before a full or read-only store is tried again (ms); it doubles up to storeRetryMaxMs. */
 export const STORE_RETRY_MS = 250;
@@ -153,6 +165,8 @@ export class DirectorState {
   released: number[] = [];
   standings: ScoreReport | null = null;
   standingsDirty = true;
+  /** performance.now() before which the standings are not scored again (STANDINGS_COST_FACTOR times the last cost). */
+  standingsDue = 0;
   /**
    * Results changed in memory whose commit has not finished, by key: the committed result before (null: none) and
    * the commits pending. The standings show the committed one: memory runs ahead of the store while a commit is in

@@ -184,6 +184,13 @@ export interface StoredDecision { transaction: string; cmd: string; digest: stri
 
 const num = (v: unknown): number => Number(v);
 
+/** A list cut into pieces small enough for one `in (...)` on either engine (SQLite's and pg's limits on parameters). */
+function chunks<T>(xs: T[], n = 500): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
+  return out;
+}
+
 /**
  * A store fault that passes once the operator acts (a disk full, a file or file system read-only, an I/O error, a
  * busy database), in words; null for any other error. The director waits such a fault out without acknowledging.
@@ -315,6 +322,63 @@ export class StoreOps {
   async assignments(session: string): Promise<RoundAssignment[]> {
     const rows = await this.q.selectFrom('assignments').select('json').where('session', '=', session).orderBy('table_id').orderBy('round').execute();
     return rows.map((r) => JSON.parse(r.json) as RoundAssignment);
+  }
+
+  // What a cluster instance reads back every SYNC_MS (cluster.ts): the keys first, the bodies only of what it lacks,
+  // rather than every row's JSON each time.
+
+  /** Each result's key and seqs, without its traveller. */
+  async resultHeads(session: string): Promise<{ table: string; board: number; round: number; fromSeq: number; toSeq: number }[]> {
+    const rows = await this.q.selectFrom('results').select(['table_id', 'board', 'round', 'from_seq', 'to_seq']).where('session', '=', session).execute();
+    return rows.map((r) => ({ table: r.table_id, board: num(r.board), round: num(r.round ?? 0), fromSeq: num(r.from_seq), toSeq: num(r.to_seq) }));
+  }
+
+  /** The results of these tables, by board, table and round (within each piece of 500 tables). */
+  async resultsOf(session: string, tables: string[]): Promise<StoredResult[]> {
+    const out: StoredResult[] = [];
+    for (const part of chunks(tables)) {
+      const rows = await this.q.selectFrom('results').select(['table_id', 'json', 'from_seq', 'to_seq']).where('session', '=', session)
+        .where('table_id', 'in', part).orderBy('board').orderBy('table_id').orderBy('round').execute();
+      for (const r of rows) out.push({ table: r.table_id, traveller: JSON.parse(r.json) as Traveller, fromSeq: num(r.from_seq), toSeq: num(r.to_seq) });
+    }
+    return out;
+  }
+
+  /** The ids of the alerts. */
+  async alertIds(session: string): Promise<string[]> {
+    return (await this.q.selectFrom('alerts').select('id').where('session', '=', session).execute()).map((r) => r.id);
+  }
+
+  /** These alerts, in the order raised (within each piece of 500). */
+  async alertsAt(session: string, ids: string[]): Promise<{ id: string; alert: ClubAlert }[]> {
+    const out: { id: string; alert: ClubAlert }[] = [];
+    for (const part of chunks(ids)) {
+      const rows = await this.q.selectFrom('alerts').select(['id', 'json']).where('session', '=', session).where('id', 'in', part).orderBy('at').orderBy('id').execute();
+      for (const r of rows) out.push({ id: r.id, alert: JSON.parse(r.json) as ClubAlert });
+    }
+    return out;
+  }
+
+  /** The transaction ids of the decisions. */
+  async decisionIds(session: string): Promise<string[]> {
+    return (await this.q.selectFrom('decisions').select('transaction_id').where('session', '=', session).execute()).map((r) => r.transaction_id);
+  }
+
+  /** These decisions, in the order taken (within each piece of 500). */
+  async decisionsAt(session: string, ids: string[]): Promise<StoredDecision[]> {
+    const out: StoredDecision[] = [];
+    for (const part of chunks(ids)) {
+      const rows = await this.q.selectFrom('decisions').selectAll().where('session', '=', session).where('transaction_id', 'in', part)
+        .orderBy('at').orderBy('transaction_id').execute();
+      for (const r of rows) out.push({ transaction: r.transaction_id, cmd: r.cmd, digest: r.digest, request: JSON.parse(r.request), response: JSON.parse(r.response), at: r.at });
+    }
+    return out;
+  }
+
+  /** Each board's latest record revision. */
+  async trayRevs(session: string): Promise<Map<number, number>> {
+    const rows = await this.q.selectFrom('trays').select(['board', (eb) => eb.fn.max('rev').as('rev')]).where('session', '=', session).groupBy('board').execute();
+    return new Map(rows.map((r) => [num(r.board), num(r.rev)]));
   }
 }
 

@@ -1,0 +1,75 @@
+// The standings' pace (issue 18): scored STANDINGS_MS after a change, the changes meanwhile coalesced into one scoring,
+// and pushed out after a costly scoring so that it takes at most a share of the event loop. Fake timers and a fake
+// clock: this checks when the director scores, not how fast.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ScoreReport, Traveller } from '../../src/club/types.js';
+import { DirectorState, STANDINGS_COST_FACTOR, STANDINGS_MS } from '../../src/club/director/state.js';
+import { scheduleFlush } from '../../src/club/director/standings.js';
+import { SCHEDULE, STUBS, quietLog, testConfig } from './director-rig.js';
+
+describe('the standings are scored soon after a result, and paced by their cost', () => {
+  let cost = 0;
+  let extra = 0;
+  let scored: Traveller[][] = [];
+  let st: DirectorState;
+
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const epoch = Date.now();
+    // performance.now: the fake clock, plus the time the stubbed scoring "took".
+    vi.spyOn(performance, 'now').mockImplementation(() => Date.now() - epoch + extra);
+    cost = 0;
+    extra = 0;
+    scored = [];
+    const scoreTravellers = (ts: readonly Traveller[]): ScoreReport => {
+      scored.push([...ts]);
+      extra += cost;
+      return { method: 'average', pairs: [], boards: [] };
+    };
+    st = new DirectorState({ config: testConfig('pace', 'sqlite::memory:'), log: quietLog, schedule: SCHEDULE, club: { ...STUBS, scoreTravellers }, web: false });
+  });
+
+  afterEach(() => {
+    st.stopped = true;
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  });
+
+  const result = (board: number, table: string) => {
+    st.results.set(`${board}:${table}:1`, { table, fromSeq: 1, toSeq: 60, traveller: { board, table: Number(table), round: 1, ns: `${table}NS`, ew: `${table}EW`, tricks: 7 } });
+    st.standingsDirty = true;
+    scheduleFlush(st);
+  };
+
+  it(`a result is scored ${STANDINGS_MS} ms after it settles, and the results of that window are scored once`, () => {
+    result(1, '1');
+    vi.advanceTimersByTime(STANDINGS_MS - 5);
+    result(2, '2');
+    vi.advanceTimersByTime(4);
+    expect(scored).toHaveLength(0);
+    vi.advanceTimersByTime(1);
+    expect(scored).toHaveLength(1);
+    expect(scored[0].map((t) => t.board)).toEqual([1, 2]);
+    // Nothing changed since: no scoring for nothing.
+    scheduleFlush(st);
+    vi.advanceTimersByTime(10 * STANDINGS_MS);
+    expect(scored).toHaveLength(1);
+  });
+
+  it(`after a scoring that took c ms the next waits ${STANDINGS_COST_FACTOR} × c`, () => {
+    cost = 40;
+    result(1, '1');
+    vi.advanceTimersByTime(STANDINGS_MS);
+    expect(scored).toHaveLength(1);
+    result(2, '2');
+    // This one is cheap: the one after it waits STANDINGS_MS again.
+    cost = 0;
+    vi.advanceTimersByTime(STANDINGS_COST_FACTOR * 40 - 1);
+    expect(scored).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(scored).toHaveLength(2);
+    result(1, '2');
+    vi.advanceTimersByTime(STANDINGS_MS);
+    expect(scored).toHaveLength(3);
+  });
+});
