@@ -4,35 +4,25 @@
 // (analysePlay's positions, from the deal's hands and the cards played, not from the daemon's table). Under an
 // embargo nothing at all is published on it until the tray is released; then the whole deal is. Without libdds the
 // topic says that analysis is off.
-import { join } from 'node:path';
 import type { MqttClient } from 'mqtt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { SpectatorAnalysis } from '../../src/dd/live.js';
-import { analysePlay } from '../../src/dd/play.js';
-import { DoubleDummy } from '../../src/dd/solver.js';
 import type { PositionResult } from '../../src/dd/types.js';
-import type { Seat } from '../../src/cards/seat.js';
-import type { DealEvent, TableEvent } from '../../src/formats/table-log.js';
+import type { TableEvent } from '../../src/formats/table-log.js';
 import { checkConfigCommand } from '../../src/cli/check-config.js';
 import { client, waitFor } from '../feed/broker.js';
-import { DEMO, type RunningSimulation, readLog, simulate } from '../web/helpers.js';
+import { type RunningSimulation, simulate } from '../web/helpers.js';
+import { DEAL, LOG, PLAYS, demoPositions } from './demo-play.js';
 
-const LOG = readLog(join(DEMO, '1-bridge-4S.ndjson'));
-const DEAL = LOG[0] as DealEvent & { hands: string; board: number };
-const PLAYS = LOG.filter((e): e is TableEvent & { type: 'place'; seat: Seat; card: string } => e.type === 'place');
 const TOPIC = 'tenace/demo/1/analysis';
 
-let dd: DoubleDummy;
 /** What src/dd gives after 0..51 cards of the demo's play: the positions analysePlay solves, one before each card. */
 let expected: PositionResult[];
 
 beforeAll(async () => {
-  dd = new DoubleDummy();
-  expected = [];
-  await analysePlay({ solve: async (p) => { const r = await dd.solve(p); expected.push(r); return r; } }, DEAL.hands, 'S', PLAYS.map((p) => ({ seat: p.seat, card: p.card })));
+  expected = await demoPositions();
   expect(expected).toHaveLength(52);
 }, 120_000);
-afterAll(() => dd.close());
 
 /** The position as the spectators' message should carry it. */
 function asPublished(r: PositionResult) {

@@ -5,28 +5,17 @@
 // it says analysis is off and how to install it, and the table view goes on.
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { analysePlay } from '../../src/dd/play.js';
-import { DoubleDummy } from '../../src/dd/solver.js';
+import { beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { TableEvent } from '../../src/formats/table-log.js';
 import type { PositionResult } from '../../src/dd/types.js';
-import type { Seat } from '../../src/cards/seat.js';
-import type { DealEvent, TableEvent } from '../../src/formats/table-log.js';
-import { DEMO, type RunningSimulation, SCREENSHOTS, readLog, saveScreenshot, simulate, useChromium } from './helpers.js';
+import { type RunningSimulation, SCREENSHOTS, saveScreenshot, simulate, useChromium } from './helpers.js';
+import { DEAL, LOG, PLAYS, demoPositions } from '../dd/demo-play.js';
 
-const LOG = readLog(join(DEMO, '1-bridge-4S.ndjson'));
-const DEAL = LOG[0] as DealEvent & { hands: string };
-const PLAYS = LOG.filter((e): e is TableEvent & { type: 'place'; seat: Seat; card: string } => e.type === 'place');
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 };
 const PI = { viewport: { width: 800, height: 480 }, deviceScaleFactor: 1 };
 
-let dd: DoubleDummy;
 let expected: PositionResult[];
-beforeAll(async () => {
-  dd = new DoubleDummy();
-  expected = [];
-  await analysePlay({ solve: async (p) => { const r = await dd.solve(p); expected.push(r); return r; } }, DEAL.hands, 'S', PLAYS.map((p) => ({ seat: p.seat, card: p.card })));
-}, 120_000);
-afterAll(() => dd.close());
+beforeAll(async () => { expected = await demoPositions(); }, 120_000);
 
 /** The events up to and including the n-th card placed (its lifts not yet). */
 function upToCard(n: number): TableEvent[] {
