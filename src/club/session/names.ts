@@ -19,8 +19,16 @@ export function plannedNames(plan: SessionPlan): Record<string, PlayerName[]> {
     return list[(k >>> 16) % list.length];
   };
   const size = { pairs: 2, teams: 4, individuals: 1 }[plan.schedule.kind];
+  // Each player once: a name already given is drawn again (528 names, at most a few dozen players a session).
+  const used = new Set<string>();
+  const fresh = (): string => {
+    for (;;) {
+      const name = `${pick(FIRST)} ${pick(LAST)}`;
+      if (!used.has(name) || used.size >= FIRST.length * LAST.length) { used.add(name); return name; }
+    }
+  };
   plan.schedule.participants.forEach((pair, i) => {
-    out[pair] = Array.from({ length: size }, (_, j) => ({ name: `${pick(FIRST)} ${pick(LAST)}`, member: String(10_001 + i * size + j) }));
+    out[pair] = Array.from({ length: size }, (_, j) => ({ name: fresh(), member: String(10_001 + i * size + j) }));
   });
   return out;
 }
