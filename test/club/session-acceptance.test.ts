@@ -2,7 +2,7 @@
 // real table path (emulated bridge and scanner, serial driver, journal, engine, feed); the director is the real
 // `tenace director` process on SQLite. Faults: a fouled tray, a wrong tray, a renounce in error; the director is
 // killed (-9) mid-session and a table is stopped and started again mid-round.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { planSession } from '../../src/club/session/plan.js';
 import { runSession, type SessionOutcome } from '../../src/club/session/runner.js';
 import type { ClubAlert, ScoreReport } from '../../src/club/types.js';
 import { createLogger } from '../../src/config/logger.js';
-import { startCli } from '../cli/spawn-cli.js';
+import { scoreExport } from './score-export.js';
 
 const BROKER = 'mqtt://127.0.0.1:1883';
 
@@ -69,19 +69,8 @@ describe('a club session of 7 tables (issue 7)', () => {
     expect(new Set(keys).size).toBe(49);
 
     // The standings equal `tenace score` on the exported travellers.
-    const dir = mkdtempSync(join(tmpdir(), 'tenace-acceptance-score-'));
-    try {
-      const file = join(dir, 'session.pbn');
-      writeFileSync(file, exported);
-      const run = startCli(['score', file, '--json']);
-      const code = await run.exited;
-      expect(code, run.err()).toBe(0);
-      const scored = JSON.parse(run.out()) as ScoreReport;
-      await run.dispose();
-      const line = (p: ScoreReport['pairs'][number]) => `${p.pair} ${p.total} ${p.vsAverage} ${p.rank}`;
-      expect(scored.pairs.map(line)).toEqual(s.pairs.map(line));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const scored = await scoreExport(exported);
+    const line = (p: ScoreReport['pairs'][number]) => `${p.pair} ${p.total} ${p.vsAverage} ${p.rank}`;
+    expect(scored.pairs.map(line)).toEqual(s.pairs.map(line));
   }, 300_000);
 });

@@ -2,35 +2,15 @@
 // make the tray records (the deal event names the game: bridge has no turned trump to wait for), every overplay is
 // checked card by card against the record, and the standings are matchpoints that `tenace score` gives again on the
 // director's PBN export. Mitchell and Howell, the movements clubs run, with the faults a club meets.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { movementByName } from '../../src/club/movements/index.js';
 import { planSession } from '../../src/club/session/plan.js';
 import { runSession } from '../../src/club/session/runner.js';
 import type { ScoreReport } from '../../src/club/types.js';
 import { createLogger } from '../../src/config/logger.js';
-import { startCli } from '../cli/spawn-cli.js';
+import { scoreExport } from './score-export.js';
 
 const BROKER = 'mqtt://127.0.0.1:1883';
-
-async function scoreExport(pbn: string): Promise<ScoreReport> {
-  const dir = mkdtempSync(join(tmpdir(), 'tenace-bridge-score-'));
-  try {
-    const file = join(dir, 'session.pbn');
-    writeFileSync(file, pbn);
-    const run = startCli(['score', file, '--json']);
-    const code = await run.exited;
-    const out = run.out();
-    const err = run.err();
-    await run.dispose();
-    expect(code, err).toBe(0);
-    return JSON.parse(out) as ScoreReport;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 describe('a bridge club session (issue 17)', () => {
   // A phantom pair (an odd number of pairs): whoever meets it sits out the round.

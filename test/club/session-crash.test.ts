@@ -30,6 +30,7 @@ import { readJournalFile } from '../../src/journal/file.js';
 import { replay } from '../../src/laws/engine.js';
 import { type CliRun, startCli } from '../cli/spawn-cli.js';
 import { client, uid, waitFor } from '../feed/broker.js';
+import { scoreExport } from './score-export.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/tenace.mjs');
@@ -116,20 +117,9 @@ describe('tenace session simulate --faults crash=N', () => {
     expect(findings.filter((f) => !caused.has(`${f.board}:${f.table}`)).map((f) => `${f.kind} ${f.seat} board ${f.board} table ${f.table}`)).toEqual([]);
 
     // The standings equal `tenace score` on the director's PBN export.
-    const dir = mkdtempSync(join(tmpdir(), 'tenace-crash-score-'));
-    try {
-      const file = join(dir, 'session.pbn');
-      writeFileSync(file, exported);
-      const score = startCli(['score', file, '--json']);
-      const code = await score.exited;
-      expect(code, score.err()).toBe(0);
-      const scored = JSON.parse(score.out()) as ScoreReport;
-      await score.dispose();
-      const line = (p: ScoreReport['pairs'][number]) => `${p.pair} ${p.total} ${p.vsAverage} ${p.rank}`;
-      expect(scored.pairs.map(line)).toEqual(out.pairs.map(line));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const scored = await scoreExport(exported);
+    const line = (p: ScoreReport['pairs'][number]) => `${p.pair} ${p.total} ${p.vsAverage} ${p.rank}`;
+    expect(scored.pairs.map(line)).toEqual(out.pairs.map(line));
   }, 300_000);
 
   it('refuses a crash it cannot make, naming the fix, with exit 64', async () => {
