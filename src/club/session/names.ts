@@ -1,6 +1,7 @@
 // The players' names of a simulated session, entered as the director enters them: on the console, signed in, one
 // pair at a time (POST /api/pairs/<pair>), so the names reach the assignments, the standings and the exports by the
 // same path as at a club. The names are made from the plan's seed, so a session gives the same names again.
+import { randomBytes } from 'node:crypto';
 import type { SessionPlan } from './plan.js';
 import type { PlayerName } from '../director/players.js';
 
@@ -34,28 +35,42 @@ export function plannedNames(plan: SessionPlan): Record<string, PlayerName[]> {
 }
 
 /**
- * Sign in on the director's console and give every pair its players. On a fresh store the simulator sets the first
- * password (allowed from this computer only, as for a director at first run); a kept store with a password set needs
- * it in TENACE_DIRECTOR_PASSWORD. Resolves to null, or one sentence saying why no names were entered.
+ * Sign in on the director's console and give every pair its players. On a store without a password the simulator sets
+ * the first one (allowed from this computer only, as for a director at first run): TENACE_DIRECTOR_PASSWORD, else a
+ * made-up one, which is said when the store is kept (`kept`, the --db file) so that its director can sign in later.
+ * A kept store with a password set needs it in TENACE_DIRECTOR_PASSWORD. Resolves to the sentences to tell the user:
+ * that password, or why no names were entered.
  */
-export async function enterNames(directorUrl: string, plan: SessionPlan, password = process.env.TENACE_DIRECTOR_PASSWORD): Promise<string | null> {
+export async function enterNames(directorUrl: string, plan: SessionPlan, o: { kept?: string; password?: string } = {}): Promise<string[]> {
+  try {
+    return await signInAndName(directorUrl, plan, o.kept, o.password ?? process.env.TENACE_DIRECTOR_PASSWORD);
+  } catch (e) {
+    // The names are the director's to give; a console that does not answer leaves the session without them.
+    return [`no names entered: the director's console did not answer (${(e as Error).message})`];
+  }
+}
+
+async function signInAndName(directorUrl: string, plan: SessionPlan, kept: string | undefined, password: string | undefined): Promise<string[]> {
   const api = (path: string) => new URL(`api/${path}`, directorUrl);
   const me = await (await fetch(api('me'))).json() as { passwordSet?: boolean };
   const json = { 'content-type': 'application/json' };
+  const said: string[] = [];
   let login: Response;
   if (!me.passwordSet) {
-    login = await fetch(api('first-password'), { method: 'POST', headers: json, body: JSON.stringify({ password: password ?? `sim-${plan.seed}-${process.pid}-${Date.now()}` }) });
+    const first = password ?? `sim-${plan.seed}-${randomBytes(6).toString('hex')}`;
+    login = await fetch(api('first-password'), { method: 'POST', headers: json, body: JSON.stringify({ password: first }) });
+    if (kept && !password) said.push(`the director's console password in ${kept} is now "${first}" (set by this simulation): sign in with it, or replace it with tenace director --set-password`);
   } else {
-    if (!password) return 'no names entered: the console\'s password is set in this store; give it in TENACE_DIRECTOR_PASSWORD';
+    if (!password) return ['no names entered: the console\'s password is set in this store; give it in TENACE_DIRECTOR_PASSWORD'];
     login = await fetch(api('login'), { method: 'POST', headers: json, body: JSON.stringify({ password }) });
   }
   const signed = await login.json() as { ok?: boolean; csrf?: string; error?: string };
-  if (!signed.ok || !signed.csrf) return `no names entered: the console refused the sign-in (${signed.error ?? login.status})`;
+  if (!signed.ok || !signed.csrf) return [`no names entered: the console refused the sign-in (${signed.error ?? login.status})`];
   const headers = { ...json, cookie: (login.headers.get('set-cookie') ?? '').split(';')[0], 'x-tenace-csrf': signed.csrf };
   for (const [pair, players] of Object.entries(plannedNames(plan))) {
     const res = await fetch(api(`pairs/${encodeURIComponent(pair)}`), { method: 'POST', headers, body: JSON.stringify({ players }) });
     const j = await res.json() as { ok?: boolean; error?: string };
-    if (!j.ok) return `no names entered for ${pair}: ${j.error ?? res.status}`;
+    if (!j.ok) return [...said, `no names entered for ${pair}: ${j.error ?? res.status}`];
   }
-  return null;
+  return said;
 }

@@ -129,8 +129,7 @@ export async function runSession(opts: RunOptions): Promise<SessionOutcome> {
     await director.ready(waitMs);
     say(`director page at ${director.url}`);
     // The director gives the pairs their players on the console before play starts, as at a club.
-    const unnamed = await enterNames(director.url!, plan);
-    if (unnamed) say(unnamed);
+    for (const line of await enterNames(director.url!, plan, { ...(opts.db ? { kept: opts.db } : {}) })) say(line);
 
     const speed = opts.speed === 'max' ? 'max' : opts.speed * REAL_EVENTS_PER_SECOND;
     const tables = new Map<number, TableHandle>();
