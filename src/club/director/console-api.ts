@@ -45,8 +45,7 @@ export interface ConsoleService {
   decide(cmd: string, body: string): Promise<Record<string, unknown>>;
   renamePairs(): Promise<void>;
   tablePins(): Record<string, string>;
-  /** A hand-scored table's view; null for a table with readers. */
-  handTable(id: string): unknown;
+  readonly handScored: ReadonlySet<string>;
 }
 
 /** The console of a started director service, its password in the service's store. */
@@ -54,7 +53,7 @@ export function directorConsole(svc: ConsoleService, db: Kysely<DirectorDb>): Co
   return consoleApi({
     auth: new ConsoleAuth({ db }), players: svc.players!, participants: () => svc.schedule.participants,
     decide: (cmd, body) => svc.decide(cmd, body), pairsChanged: () => svc.renamePairs(),
-    pins: () => svc.tablePins(), handScored: () => Object.keys(svc.tablePins()).filter((t) => svc.handTable(t) !== null),
+    pins: () => svc.tablePins(), handScored: () => [...svc.handScored],
   });
 }
 

@@ -154,6 +154,9 @@ export class DirectorService {
     return this.web?.url ?? null;
   }
 
+  /** The ids of the hand-scored tables (no readers: their results are entered on /hand/). */
+  get handScored(): ReadonlySet<string> { return this.st.handScored; }
+
   /** Each table's PIN for this session, for the director's console: the players of a table type it on its terminal. */
   tablePins(): Record<string, string> {
     return tablePins(this.st);

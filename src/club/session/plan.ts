@@ -148,10 +148,10 @@ export function planSession(opts: PlanOptions): SessionPlan {
   // Claims: the first on a tray's first play when there is one (its players then pass the cards they hold over the
   // readers to complete the record), the rest on overplays.
   const claimable = smart.filter((p) => !fouled.has(p) && !revoke.has(p));
-  const nClaims = Math.min(opts.claims ?? 0, claimable.length);
   const originals = claimable.filter((p) => p.playIndex === 0);
-  const firstClaim = nClaims > 0 && originals.length > 0 ? pick(originals, 1, 'claims') : [];
-  const claimed = new Set([...firstClaim, ...pick(claimable.filter((p) => p.playIndex > 0), Math.min(nClaims - firstClaim.length, claimable.filter((p) => p.playIndex > 0).length), 'claims')]);
+  const later = claimable.filter((p) => p.playIndex > 0);
+  const firstClaim = (opts.claims ?? 0) > 0 && originals.length > 0 ? pick(originals, 1, 'claims') : [];
+  const claimed = new Set([...firstClaim, ...pick(later, Math.min((opts.claims ?? 0) - firstClaim.length, later.length), 'claims')]);
   const boards = [...trays.keys()];
   for (const p of all) {
     const tray = trays.get(p.board)!;
