@@ -183,8 +183,10 @@ function resultScreen(d) {
   const adj = r.adjustment ? `<p class="note">${esc(r.adjustment)}</p>` : '';
   // A claim at the tray's first play: the cards not played make the tray's record for the next tables.
   const left = (d.showCards ?? []).filter((x) => x.left > 0);
-  const show = left.length === 0 ? '' : `<div class="show-cards" role="status"><p class="lead">Before the cards go back in the tray: each player passes the cards still in hand over the reader, one at a time, face down. The next tables' cards are checked against them.</p>
-    <p class="big">${left.map((x) => `${SEAT[x.seat]}: ${x.left} to pass`).join(' · ')}</p></div>`;
+  const show = !d.showCards ? '' : left.length === 0
+    ? '<p class="note show-cards-done" role="status">Every card has been passed over the readers: the tray\'s record is complete.</p>'
+    : `<div class="show-cards" role="status"><p class="lead">For the next tables, each player passes the cards still in hand over the reader, face down. Cards left to pass:</p>
+    <ul class="to-pass">${left.map((x) => `<li>${SEAT[x.seat]}: ${x.left}</li>`).join('')}</ul></div>`;
   let tail;
   if (!r.acceptedBy) {
     tail = `<p class="lead">${r.acceptBy.map((s) => SEAT[s]).join(' or ')}: is this result right?</p>
