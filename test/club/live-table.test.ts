@@ -52,5 +52,8 @@ describe('a table\'s live view on the public results', () => {
     const none = await get('results/table/9');
     expect(none.status).toBe(404);
     expect(none.text).toMatch(/no such table/);
+    const garbled = await get('results/table/%E0%A4%A');
+    expect(garbled.status).toBe(400);
+    expect(garbled.text).toMatch(/pick a table on \/results\//);
   });
 });

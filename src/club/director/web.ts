@@ -107,7 +107,13 @@ async function serve(req: IncomingMessage, res: ServerResponse, opts: DirectorWe
   if (opts.publicResults && (path === '/results' || path.startsWith('/results/') || path === '/results.json' || path === '/export/results.tar')) {
     const live = /^\/results\/table\/([^/]+?)(\.json)?$/.exec(path);
     if (live && opts.liveTable) {
-      const v = opts.liveTable(decodeURIComponent(live[1]));
+      let id: string;
+      try {
+        id = decodeURIComponent(live[1]);
+      } catch {
+        return send(res, 400, 'text/plain; charset=utf-8', 'table: the address is not a table id; pick a table on /results/');
+      }
+      const v = opts.liveTable(id);
       if (!v) return send(res, 404, 'text/plain; charset=utf-8', 'table: no such table in this session; pick one on /results/');
       return live[2] ? send(res, 200, 'application/json', JSON.stringify(v)) : send(res, 200, 'text/html; charset=utf-8', renderLiveTableHtml(v));
     }
