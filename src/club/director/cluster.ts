@@ -4,7 +4,7 @@ import type { Decision } from './decisions.js';
 import { TableFold } from './fold.js';
 import { partitionOf } from './leases.js';
 import { type DirectorState, type TableState, Work, resultKey, isLeader } from './state.js';
-import { commit } from './commit.js';
+import { commit, durable } from './commit.js';
 import { decisionFilter, tableFilters, mqttSubscribe, mqttUnsubscribe, pub, publishSessionTopics } from './mqtt.js';
 import { requestEvents, foldReady } from './gap-fill.js';
 import { updateReleased } from './results.js';
@@ -18,6 +18,8 @@ export async function repartition(st: DirectorState, gained: number[], lost: num
   const parts = st.c.cluster!.partitions;
   const tablesOf = (ps: number[]) => [...st.tables.values()].filter((ts) => ps.includes(partitionOf(ts.no, parts)));
   const wasLeader = lost.includes(0);
+  // The store is read below as the truth: let this instance's own writes in flight reach it first.
+  await durable(st).catch(() => undefined);
   for (const ts of tablesOf(lost)) {
     owned.delete(ts.id);
     mqttUnsubscribe(st, tableFilters(st, ts.id));
@@ -63,6 +65,7 @@ export function resetTable(st: DirectorState, ts: TableState): void {
   ts.fold = new TableFold(st.c.variant);
   ts.firstSeq = null;
   ts.pending.clear();
+  ts.unstored.clear();
   ts.maxSeq = 0;
   ts.status = 'unknown';
   ts.recorded.clear();

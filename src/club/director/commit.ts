@@ -1,7 +1,8 @@
-// The director's serial chain and its commits: one message at a time, persisted before it is acknowledged, with a
-// full or read-only store waited out and any other store failure fatal.
+// The director's serial chain and its commits: one message at a time folded in memory, its writes committed in a
+// group with those of the messages around it, and acknowledged once committed; a full or read-only store waited out
+// and any other store failure fatal.
 import { type StoreOps, storeFault } from './store.js';
-import { type DirectorState, Work, StoreFailure, STORE_RETRY_MS } from './state.js';
+import { type CommitGroup, type DirectorState, Work, StoreFailure, STORE_RETRY_MS } from './state.js';
 import { scheduleFlush } from './standings.js';
 
 /** Run `fn` after everything queued before it: the director's state changes one message at a time. */
@@ -23,19 +24,66 @@ export function fail(st: DirectorState, err: Error): void {
 }
 
 /**
- * Commit a message's writes. A fault the operator can fix (a full disk, a read-only file) is waited out here: the
- * message is not acknowledged meanwhile, so the broker keeps it and all after it; said in one line, tried again
+ * Commit writes, grouped (issue 18): the writes of every message folded while the transaction before was on its way
+ * go into the next transaction together, so a burst of events costs one fsync, not one each. The promise resolves
+ * once the group is committed: a caller that awaits it has its writes on disk, and a message's PUBACK waits for it
+ * (durable; held-acks.ts), so nothing is acknowledged before it is stored.
+ */
+export function commit(st: DirectorState, fn: (tx: StoreOps) => Promise<void>, events = 0): Promise<void> {
+  if (st.failed) return Promise.reject(new StoreFailure('director: the store failed; not acknowledging'));
+  const g = st.openGroup ??= newGroup();
+  g.writes.push(fn);
+  g.events += events;
+  kick(st);
+  return g.done;
+}
+
+/** A promise that resolves once everything committed so far, and everything queued, is on disk. */
+export function durable(st: DirectorState): Promise<void> {
+  return st.openGroup?.done ?? st.committing?.done ?? Promise.resolve();
+}
+
+function newGroup(): CommitGroup {
+  let resolve!: () => void;
+  let reject!: (e: Error) => void;
+  const done = new Promise<void>((res, rej) => { resolve = res; reject = rej; });
+  // A group whose failure nobody awaits (a message already answered) must not be an unhandled rejection.
+  done.catch(() => undefined);
+  return { writes: [], events: 0, done, resolve, reject };
+}
+
+/** Start the open group's transaction once the one before is done; setImmediate lets the messages already read join it. */
+function kick(st: DirectorState): void {
+  if (st.committing || st.groupScheduled || !st.openGroup) return;
+  st.groupScheduled = true;
+  setImmediate(() => {
+    st.groupScheduled = false;
+    const g = st.openGroup;
+    if (st.committing || !g) return;
+    st.openGroup = null;
+    st.committing = g;
+    void runGroup(st, g).then(g.resolve, g.reject).finally(() => {
+      st.committing = null;
+      kick(st);
+    });
+  });
+}
+
+/**
+ * One group's transaction. A fault the operator can fix (a full disk, a read-only file) is waited out here: its
+ * messages are not acknowledged meanwhile, so the broker keeps them and all after them; said in one line, tried again
  * with back-off, and said again once written. Any other failure stops the service (a restart rebuilds).
  */
-export async function commit(st: DirectorState, fn: (tx: StoreOps) => Promise<void>, events = 0): Promise<void> {
+async function runGroup(st: DirectorState, g: CommitGroup): Promise<void> {
   const started = performance.now();
   for (let wait = STORE_RETRY_MS; ; wait = Math.min(2 * wait, st.opts.storeRetryMaxMs ?? 30_000)) {
+    if (st.failed) throw new StoreFailure('director: the store failed; not acknowledging');
     try {
-      await st.store!.transaction(fn);
+      await st.store!.transaction(async (tx) => { for (const w of g.writes) await w(tx); });
       if (wait > STORE_RETRY_MS) st.log.warn({ store: st.store!.where, seconds: Math.round((performance.now() - started) / 1000) }, 'director: the store takes writes again; acknowledging again');
       return;
     } catch (err) {
-      // Stopped while waiting: the message stays unacknowledged, for the next start.
+      // Stopped while waiting: the messages stay unacknowledged, for the next start.
       if (st.stopped) throw new StoreFailure((err as Error).message);
       const fault = storeFault(err);
       if (fault === null) {
@@ -44,6 +92,7 @@ export async function commit(st: DirectorState, fn: (tx: StoreOps) => Promise<vo
         throw new StoreFailure((err as Error).message);
       }
       if (wait === STORE_RETRY_MS) {
+        const events = g.events + (st.openGroup?.events ?? 0);
         st.log.error({ store: st.store!.where, err: (err as Error).message, waiting: events },
           `director: cannot write the store ${st.store!.where}: ${fault}; ${events} event${events === 1 ? '' : 's'} wait, not acknowledged (the broker keeps the rest); trying again with back-off`);
       }

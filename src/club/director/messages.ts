@@ -133,13 +133,19 @@ export async function ingest(st: DirectorState, ts: TableState, events: TableEve
   foldReady(st, ts, work);
   const at = st.now().toISOString();
   for (const e of fresh) if (e.type === 'deal' && e.board !== undefined && st.index.playsOf(e.board).length === 0) unknownBoard(st, ts, e, work);
-  await commit(st, async (tx) => {
+  // Not awaited: the next message is folded while this one's group commits; its PUBACK waits for the commit (durable),
+  // and what it publishes goes out after it. Until then its events are known as unstored (a reused seq's check).
+  for (const e of fresh) ts.unstored.set(e.seq!, e);
+  const committed = commit(st, async (tx) => {
     for (const e of fresh) await tx.insertEvent(st.c.session, ts.id, e.seq!, e, at);
     if (setFirst) await tx.setFirstSeq(st.c.session, ts.id, firstSeq);
     for (const w of work.writes) await w(tx);
   }, fresh.length);
-  for (const p of work.publishes) p();
-  scheduleFlush(st);
+  committed.then(() => {
+    for (const e of fresh) if (ts.unstored.get(e.seq!) === e) ts.unstored.delete(e.seq!);
+    for (const p of work.publishes) p();
+    scheduleFlush(st);
+  }, () => undefined);
   checkGap(st, ts);
 }
 
@@ -164,10 +170,10 @@ export async function admit(st: DirectorState, ts: TableState, events: TableEven
       dropped = true;
     } else fresh.push(e);
   }
-  const folded = held.filter((e) => !ts.pending.has(e.seq!)).map((e) => e.seq!);
+  const folded = held.filter((e) => !ts.pending.has(e.seq!) && !ts.unstored.has(e.seq!)).map((e) => e.seq!);
   const stored = await st.store!.eventsAt(st.c.session, ts.id, folded);
   for (const e of held) {
-    const before = ts.pending.get(e.seq!) ?? stored.get(e.seq!);
+    const before = ts.pending.get(e.seq!) ?? ts.unstored.get(e.seq!) ?? stored.get(e.seq!);
     if (before && !sameJson({ ...before, seq: e.seq }, e)) refusedInto(st, { table: ts.id, reason: 'reused-seq', seq: e.seq }, work);
   }
   if (held.length > 0) st.log.debug({ table: ts.id, seqs: held.map((e) => e.seq) }, 'director: events already stored (a redelivery)');

@@ -4,7 +4,8 @@ import mqtt, { type IClientOptions } from 'mqtt';
 import { tableTopics } from '../../feed/topics.js';
 import { MAX_PACKET_BYTES } from './intake.js';
 import { type DirectorState, isLeader, followed } from './state.js';
-import { enqueue } from './commit.js';
+import { durable, enqueue } from './commit.js';
+import { HeldAcks } from './held-acks.js';
 import { handle } from './messages.js';
 import { requestEvents } from './gap-fill.js';
 import { releasedMessage } from './results.js';
@@ -16,7 +17,7 @@ export function connect(st: DirectorState): void {
     clientId: st.clientId,
     // A persistent session: what the tables publish while the director is down waits for it at the broker (a week,
     // longer than any session, on MQTT 5; on MQTT 3.1.1 a persistent session lasts until the broker drops it).
-    // customHandleAcks holds each PUBACK until the commit on either protocol.
+    // Each QoS 1 message's PUBACK waits for its commit (handleMessage, below).
     clean: false,
     ...(st.c.mqtt.protocolVersion === 4
       ? { protocolVersion: 4 as const }
@@ -30,20 +31,20 @@ export function connect(st: DirectorState): void {
     writeCache: false,
     username: st.c.mqtt.username,
     password: st.opts.password ?? st.c.mqtt.password,
-    customHandleAcks: (topic, message, _packet, done) => {
-      enqueue(st, () => handle(st, topic, message)).then(() => done(0), (err: Error) => done(err));
-    },
   };
   const client = mqtt.connect(st.c.mqtt.url, o);
   st.client = client;
-  if (st.c.mqtt.protocolVersion === 4) {
-    // mqtt.js calls customHandleAcks on MQTT 5 only; on 3.1.1 its documented hook is handleMessage, which it awaits
-    // before it sends the PUBACK of a QoS 1 message: persist there instead.
-    client.handleMessage = (packet, callback) => {
-      if (packet.cmd !== 'publish' || packet.qos === 0) return callback();
-      enqueue(st, () => handle(st, packet.topic, packet.payload as Buffer)).then(() => callback(), (err: Error) => callback(err));
-    };
-  }
+  const held = new HeldAcks(client);
+  client.on('close', () => held.clear());
+  // Every QoS 1 message comes through handleMessage on either protocol (on MQTT 5 after customHandleAcks, which is
+  // left to answer 0). It returns once the message is folded in memory, and its PUBACK is held until its commit.
+  client.handleMessage = (packet, callback) => {
+    if (packet.cmd !== 'publish' || packet.qos === 0) return callback();
+    enqueue(st, () => handle(st, packet.topic, packet.payload as Buffer)).then(() => {
+      held.hold(packet.messageId, durable(st));
+      callback();
+    }, (err: Error) => callback(err));
+  };
   client.on('connect', (ack) => {
     // Small messages (PUBACKs, standings) one after another: Nagle would hold each for the broker's delayed ACK.
     (client.stream as { setNoDelay?: (on: boolean) => void } | undefined)?.setNoDelay?.(true);

@@ -24,7 +24,7 @@ import { newPinSecret } from './hand-scored.js';
 import { DirectorStore } from './store.js';
 import { Players } from './players.js';
 import { type DirectorServiceOptions, type DirectorTraveller, DirectorState, SYNC_MS } from './state.js';
-import { enqueue, fail } from './commit.js';
+import { durable, enqueue, fail } from './commit.js';
 import { connect } from './mqtt.js';
 import { retryGaps, pendingEvents } from './gap-fill.js';
 import { refusals } from './alerts.js';
@@ -108,6 +108,8 @@ export class DirectorService {
     if (st.snapTimer) clearTimeout(st.snapTimer);
     st.wakeRetry?.();
     await st.chain.catch(() => undefined);
+    // The groups in flight commit, and their PUBACKs go out before the connection closes.
+    await durable(st).catch(() => undefined);
     if (st.client) await closeClient(st.client).catch(() => undefined);
     if (st.web) await st.web.close().catch((err: unknown) => st.log.warn({ err }, 'director page did not close cleanly'));
     st.dd?.close();
