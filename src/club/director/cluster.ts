@@ -4,7 +4,7 @@ import type { Decision } from './decisions.js';
 import { TableFold } from './fold.js';
 import { partitionOf } from './leases.js';
 import { type DirectorState, type TableState, Work, resultKey, isLeader } from './state.js';
-import { commit, durable } from './commit.js';
+import { commit, durable, enqueue } from './commit.js';
 import { decisionFilter, tableFilters, mqttSubscribe, mqttUnsubscribe, pub, publishSessionTopics } from './mqtt.js';
 import { requestEvents, foldReady } from './gap-fill.js';
 import { updateReleased } from './results.js';
@@ -70,6 +70,23 @@ export function resetTable(st: DirectorState, ts: TableState): void {
   ts.status = 'unknown';
   ts.recorded.clear();
   ts.request = null;
+}
+
+/** Read back what the other instances stored, soon: one read-back queued at a time, and one more if asked meanwhile. */
+export function requestSync(st: DirectorState): void {
+  if (st.stopped || st.failed) return;
+  if (st.syncQueued) {
+    st.syncAgain = true;
+    return;
+  }
+  st.syncQueued = true;
+  void enqueue(st, () => syncFromStore(st)).catch(() => undefined).finally(() => {
+    st.syncQueued = false;
+    if (st.syncAgain) {
+      st.syncAgain = false;
+      requestSync(st);
+    }
+  });
 }
 
 /**

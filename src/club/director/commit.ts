@@ -29,11 +29,13 @@ export function fail(st: DirectorState, err: Error): void {
  * once the group is committed: a caller that awaits it has its writes on disk, and a message's PUBACK waits for it
  * (durable; held-acks.ts), so nothing is acknowledged before it is stored.
  */
-export function commit(st: DirectorState, fn: (tx: StoreOps) => Promise<void>, events = 0): Promise<void> {
+export function commit(st: DirectorState, fn: (tx: StoreOps) => Promise<void>, events = 0, shared = true): Promise<void> {
   if (st.failed) return Promise.reject(new StoreFailure('director: the store failed; not acknowledging'));
   const g = st.openGroup ??= newGroup();
   g.writes.push(fn);
   g.events += events;
+  // Only table events, which no other instance reads back: no need to tell them (cluster mode).
+  if (shared) g.shared = true;
   kick(st);
   return g.done;
 }
@@ -49,7 +51,7 @@ function newGroup(): CommitGroup {
   const done = new Promise<void>((res, rej) => { resolve = res; reject = rej; });
   // A group whose failure nobody awaits (a message already answered) must not be an unhandled rejection.
   done.catch(() => undefined);
-  return { writes: [], events: 0, done, resolve, reject };
+  return { writes: [], events: 0, shared: false, done, resolve, reject };
 }
 
 /** Start the open group's transaction once the one before is done; setImmediate lets the messages already read join it. */
@@ -79,7 +81,11 @@ async function runGroup(st: DirectorState, g: CommitGroup): Promise<void> {
   for (let wait = STORE_RETRY_MS; ; wait = Math.min(2 * wait, st.opts.storeRetryMaxMs ?? 30_000)) {
     if (st.failed) throw new StoreFailure('director: the store failed; not acknowledging');
     try {
-      await st.store!.transaction(async (tx) => { for (const w of g.writes) await w(tx); });
+      await st.store!.transaction(async (tx) => {
+        for (const w of g.writes) await w(tx);
+        // The other instances read back at once what this group stored (cluster.ts), instead of at their next poll.
+        if (g.shared && st.c.cluster && st.store!.engine === 'postgres') await tx.notifyChange(st.c.session, st.instance);
+      });
       if (wait > STORE_RETRY_MS) st.log.warn({ store: st.store!.where, seconds: Math.round((performance.now() - started) / 1000) }, 'director: the store takes writes again; acknowledging again');
       return;
     } catch (err) {

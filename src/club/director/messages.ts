@@ -140,7 +140,7 @@ export async function ingest(st: DirectorState, ts: TableState, events: TableEve
     for (const e of fresh) await tx.insertEvent(st.c.session, ts.id, e.seq!, e, at);
     if (setFirst) await tx.setFirstSeq(st.c.session, ts.id, firstSeq);
     for (const w of work.writes) await w(tx);
-  }, fresh.length);
+  }, fresh.length, work.writes.length > 0 || setFirst);
   committed.then(() => {
     for (const e of fresh) if (ts.unstored.get(e.seq!) === e) ts.unstored.delete(e.seq!);
     for (const p of work.publishes) p();

@@ -23,13 +23,13 @@ import { PartitionLeases } from './leases.js';
 import { newPinSecret } from './hand-scored.js';
 import { DirectorStore } from './store.js';
 import { Players } from './players.js';
-import { type DirectorServiceOptions, type DirectorTraveller, DirectorState, SYNC_MS } from './state.js';
+import { type DirectorServiceOptions, type DirectorTraveller, DirectorState, SYNC_MS, warnOnce } from './state.js';
 import { durable, enqueue, fail } from './commit.js';
 import { connect } from './mqtt.js';
 import { retryGaps, pendingEvents } from './gap-fill.js';
 import { refusals } from './alerts.js';
 import { trayRecords } from './records.js';
-import { repartition, syncFromStore } from './cluster.js';
+import { repartition, requestSync } from './cluster.js';
 import { decide, renamePairs } from './take-decision.js';
 import { flushNow, scoredTravellers, sessionExport } from './standings.js';
 import { snapshot, subscribe } from './snapshot.js';
@@ -83,12 +83,12 @@ export class DirectorService {
         onFailure: (err) => fail(st, err),
       });
       await st.leases.start();
-      st.syncTimer = setInterval(() => {
-        // One read-back queued at a time: under load they would pile up ahead of the tables' events.
-        if (st.stopped || st.failed || st.syncQueued) return;
-        st.syncQueued = true;
-        void enqueue(st, () => syncFromStore(st)).catch(() => undefined).finally(() => { st.syncQueued = false; });
-      }, SYNC_MS);
+      // On PostgreSQL each instance's commits that others read back are notified (NOTIFY at commit), and read back at
+      // once; the poll every SYNC_MS stays, for SQLite and for a LISTEN connection lost until it is opened again.
+      st.unlisten = await st.store.listenChanges((session, instance) => {
+        if (session === st.c.session && instance !== st.instance) requestSync(st);
+      }, (err) => warnOnce(st, 'listen', { err: err.message }, 'director: lost the LISTEN connection for the other instances\' changes; reading back every SYNC_MS until it is open again'));
+      st.syncTimer = setInterval(() => { if (!st.syncQueued) requestSync(st); }, this.opts.syncMs ?? SYNC_MS);
       st.syncTimer.unref();
     }
     if (this.opts.web ?? st.c.http.enabled) await startWeb(st, this);
@@ -101,6 +101,7 @@ export class DirectorService {
     if (st.stopped) return;
     st.stopped = true;
     if (st.syncTimer) clearInterval(st.syncTimer);
+    await st.unlisten?.();
     // A clean stop gives the leases up, so the other instances take the tables at once; a failed store cannot.
     if (st.leases) await st.leases.stop(!st.failed);
     if (st.retryTimer) clearInterval(st.retryTimer);

@@ -56,6 +56,8 @@ export interface DirectorServiceOptions {
   onFatal?: (err: Error) => void;
   /** How long a request/events waits for its answer before it may be asked again (ms, default 3000). */
   requestRetryMs?: number;
+  /** How often a cluster instance reads back what the others stored, notified or not (ms, default SYNC_MS). */
+  syncMs?: number;
   /** The longest wait between two tries of a store that is full or read-only (ms, default 30000). */
   storeRetryMaxMs?: number;
 }
@@ -98,6 +100,8 @@ export interface CommitGroup {
   readonly writes: ((tx: StoreOps) => Promise<void>)[];
   /** The table events among them (for the line that says how many wait on a full disk). */
   events: number;
+  /** Whether they store what other instances read back (results, records, alerts, decisions), not only events. */
+  shared: boolean;
   readonly done: Promise<void>;
   readonly resolve: () => void;
   readonly reject: (e: Error) => void;
@@ -217,6 +221,10 @@ export class DirectorState {
   readonly owned: Set<string> | null;
   syncTimer: NodeJS.Timeout | null = null;
   syncQueued = false;
+  /** A change was notified while a read-back was queued: read back once more after it. */
+  syncAgain = false;
+  /** Stops listening for the other instances' changes (PostgreSQL cluster). */
+  unlisten: (() => Promise<void>) | null = null;
   /** This instance's name among the director instances (cluster mode; '' otherwise). */
   instance = '';
   /** The MQTT client id, which names the director's persistent session at the broker (set by start). */

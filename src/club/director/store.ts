@@ -205,9 +205,20 @@ export function storeFault(err: unknown): string | null {
   return null;
 }
 
+/** The PostgreSQL channel on which director instances say that they stored results, records, alerts or decisions. */
+export const CHANGE_CHANNEL = 'tenace_director_changes';
+
 /** The queries, on the database or inside a transaction. */
 export class StoreOps {
   constructor(protected readonly q: Kysely<DirectorDb> | Transaction<DirectorDb>) {}
+
+  /**
+   * Tell the other director instances, on commit, that this transaction stored what they read back (PostgreSQL's
+   * NOTIFY is delivered when the transaction commits, and not at all if it rolls back).
+   */
+  async notifyChange(session: string, instance: string): Promise<void> {
+    await sql`select pg_notify(${CHANGE_CHANNEL}, ${`${session}\t${instance}`})`.execute(this.q);
+  }
 
   /** Store one event; false when (session, table, seq) was there already (a redelivery). */
   async insertEvent(session: string, table: string, seq: number, event: TableEvent, received: string): Promise<boolean> {
@@ -441,6 +452,9 @@ export class LeaseOps {
 
 /** The director's store: the queries, transactions, and closing. */
 export class DirectorStore extends StoreOps {
+  /** The PostgreSQL connection string (LISTEN needs a connection of its own); undefined on SQLite. */
+  private pgUrl?: string;
+
   private constructor(readonly db: Kysely<DirectorDb>, readonly engine: 'sqlite' | 'postgres', readonly where: string) {
     super(db);
     this.leaseOps = new LeaseOps(db);
@@ -474,6 +488,7 @@ export class DirectorStore extends StoreOps {
       // The same for a connection in use (pg-pool listens only on idle ones): its query fails, which is what counts.
       pool.on('connect', (client) => client.on('error', () => undefined));
       store = new DirectorStore(new Kysely<DirectorDb>({ dialect: new PostgresDialect({ pool }) }), 'postgres', url.replace(/\/\/[^@/]*@/, '//'));
+      store.pgUrl = url;
     } else {
       throw new Error(`store.url: "${url}" is not a store; use "sqlite:PATH" or "postgres://user@host:5432/database"`);
     }
@@ -528,6 +543,43 @@ export class DirectorStore extends StoreOps {
     await this.db.insertInto('meta').values({ key, value: make() }).onConflict((oc) => oc.column('key').doNothing()).execute();
     const r = await this.db.selectFrom('meta').select('value').where('key', '=', key).executeTakeFirstOrThrow();
     return r.value;
+  }
+
+  /**
+   * On PostgreSQL, call `fn(session, instance)` for each change another instance notifies (notifyChange), on a
+   * connection of its own (LISTEN holds it), opened again a second after it is lost; null on SQLite. Returns the stop.
+   */
+  async listenChanges(fn: (session: string, instance: string) => void, onLost: (err: Error) => void): Promise<(() => Promise<void>) | null> {
+    if (this.engine !== 'postgres' || !this.pgUrl) return null;
+    const { default: pg } = await import('pg');
+    let client: InstanceType<typeof pg.Client> | null = null;
+    let stopped = false;
+    let timer: NodeJS.Timeout | null = null;
+    const open = async (): Promise<void> => {
+      const c = new pg.Client({ connectionString: this.pgUrl });
+      const lost = (err: Error) => {
+        if (stopped || client !== c) return;
+        client = null;
+        onLost(err);
+        void c.end().catch(() => undefined);
+        timer = setTimeout(() => { void open().catch((e: Error) => lost(e)); }, 1000);
+      };
+      client = c;
+      c.on('error', lost);
+      c.on('end', () => lost(new Error('the LISTEN connection ended')));
+      c.on('notification', (n) => {
+        const [session, instance] = (n.payload ?? '').split('\t');
+        if (n.channel === CHANGE_CHANNEL && session !== undefined && instance !== undefined) fn(session, instance);
+      });
+      await c.connect();
+      await c.query(`LISTEN ${CHANGE_CHANNEL}`);
+    };
+    await open();
+    return async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await client?.end().catch(() => undefined);
+    };
   }
 
   /** A cheap round trip, to tell that the database answers. */
