@@ -79,7 +79,7 @@ export interface SessionCheck {
 }
 
 /** When a play's last card was journaled at its table, and when the standings first included its result (ms epoch). */
-export interface PlayTiming { table: number; board: number; lastCardAt: number; scoredAt?: number }
+export interface PlayTiming { table: number; board: number; lastCardAt: number; lastCardSeq?: number; scoredAt?: number }
 
 export interface SessionOutcome {
   standings: ScoreReport;
@@ -330,7 +330,7 @@ async function playTable(table: number, h: TableHandle, plays: readonly PlannedP
         await playAtTable(h, p, p.events, ctx, true);
       }
       const lastCard = (await h.events(before)).filter((e) => e.type === 'place').at(-1);
-      if (lastCard?.at) ctx.timings.push({ table, board: p.board, lastCardAt: Date.parse(lastCard.at) });
+      if (lastCard?.at) ctx.timings.push({ table, board: p.board, lastCardAt: Date.parse(lastCard.at), lastCardSeq: lastCard.seq });
       const result = await h.lastResult();
       if (p.fouled) {
         const f = result?.findings.find((x) => x.kind === 'card-not-in-hand');
