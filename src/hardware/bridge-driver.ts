@@ -58,8 +58,24 @@ import { realpath } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { SerialPortStream } from '@serialport/stream';
 import type { Seat } from '../cards/seat.js';
-import type { EventSource, LiftEvent, PlaceEvent } from '../formats/table-log.js';
 import { DeckSet } from './deck.js';
+import {
+  type BindingInterface,
+  type BridgeDriverEvents,
+  type BridgeDriverOptions,
+  type BridgeState,
+  type BridgeStatusEvent,
+  CommandError,
+  type DriverStats,
+  type EventOrigin,
+  type Logger,
+  newStats,
+  type PresenceEntry,
+  type ReaderStatus,
+  type ReaderStatusEvent,
+  type ResumePoint,
+  type SeatEvent,
+} from './driver-types.js';
 import { LineSplitter, type SplitItem } from './line-splitter.js';
 import {
   announcedProto,
@@ -76,305 +92,15 @@ import {
   SeqTracker,
 } from './protocol.js';
 import { SeatMap } from './seat-map.js';
+import { SeatPresence } from './seat-presence.js';
 
-// ------------------------------------------------------------------ public types
-
-/** A serialport binding (`MockBinding` in tests, the platform binding of `serialport` otherwise). */
-export type BindingInterface = ConstructorParameters<typeof SerialPortStream>[0]['binding'];
-
-/** A place or lift of a tag from no loaded deck: `tag` (the UID) instead of `card`. The engine turns
- * such a place into an `unknown-card` finding; such a lift changes nothing in the play. */
-export interface UnknownTagEvent {
-  type: 'place' | 'lift';
-  seat: Seat;
-  tag: string;
-  src?: EventSource;
-  orderUnknown?: true;
-  seq?: number;
-  at?: string;
-}
-
-/** What the seat readers produce: TableEvents `place`/`lift` (DESIGN §4). */
-export type SeatEvent = PlaceEvent | LiftEvent | UnknownTagEvent;
-
-/** Where a SeatEvent came from (not part of the TableEvent). */
-export interface EventOrigin {
-  bridge: string;
-  reader: number;
-  uid: string;
-  /** The deck of the card, when the tag is known. */
-  deck?: string;
-  /** True when found by reconciling a snapshot (the change happened while we were not looking). */
-  late: boolean;
-}
-
-export type ReaderStatus = 'ok' | 'warming' | 'faulted' | 'offline';
-
-/** Reader health (not a TableEvent). `code` is the fault from `err reader` (no-chip, timeout, comm). */
-export interface ReaderStatusEvent {
-  type: 'reader-status';
-  bridge: string;
-  reader: number;
-  seat?: Seat;
-  status: ReaderStatus;
-  code?: string;
-}
-
-export type BridgeState = 'connecting' | 'online' | 'offline' | 'disconnected' | 'incompatible' | 'stopped';
-
-export interface BridgeStatusEvent {
-  type: 'bridge-status';
-  bridge: string;
-  path: string;
-  status: BridgeState;
-  detail?: string;
-  fw?: string;
-  proto?: number;
-  readers?: number;
-}
-
-/** A reader-level presence change (after idempotency against J), for enrolment and diagnostics. */
-export interface PresenceChange {
-  kind: 'arrive' | 'leave';
-  bridge: string;
-  reader: number;
-  uid: string;
-  late: boolean;
-}
-
-/**
- * A presence entry, for `initialPresence` and `presence()`. Exact: `{ reader, uid }` (optionally
- * with `bridge`). From a journal of TableEvents, where only the seat is known: `{ seat, card }` or
- * `{ seat, tag }`; these are matched by seat and card against the first snapshot and live lines.
- */
-export type PresenceEntry =
-  | { bridge?: string; reader: number; uid: string }
-  | { bridge?: string; seat: Seat; card: string }
-  | { bridge?: string; seat: Seat; tag: string };
-
-/** Where to resume a bridge's ordered stream: its boot id and the seq of the last line journaled. */
-export interface ResumePoint {
-  boot: number;
-  seq: number;
-}
-
-export interface SyncInfo {
-  bridge: string;
-  /** `replay`: the missed lines, in order (answer to `since`); `snapshot`: a reconciliation (order unknown). */
-  via: 'replay' | 'snapshot';
-  hseq: number;
-  /** Tags in the snapshot, or records in the replay. */
-  total: number;
-  places: number;
-  lifts: number;
-  /** Readers whose absent tags were kept because the reader was not O. */
-  deferred: number[];
-}
-
-export interface DriverStats {
-  linesOk: number;
-  /** Bad lines by error code (`empty` lines are ignored and counted in `emptyLines` only). */
-  bad: Record<Exclude<LineError, 'empty'>, number>;
-  badTotal: number;
-  emptyLines: number;
-  /** Valid lines of a host type (the device never sends these). */
-  unexpected: number;
-  gaps: number;
-  lost: number;
-  /** Lines dropped as duplicates or stale (seq not after the last one). */
-  duplicates: number;
-  reconnects: number;
-  openFailures: number;
-  unknownTags: number;
-  places: number;
-  lifts: number;
-  latePlaces: number;
-  lateLifts: number;
-  /** Places and lifts emitted with `orderUnknown`. */
-  orderUnknown: number;
-  redundant: number;
-  unmapped: number;
-  snapshots: number;
-  snapshotsDiscarded: number;
-  snapshotTimeouts: number;
-  strayTags: number;
-  /** `since` commands sent, replays applied, broken replays thrown away, replays that never came. */
-  sinceRequests: number;
-  replays: number;
-  replaysDiscarded: number;
-  replayTimeouts: number;
-  /** Replayed records already applied (not after `last`): skipped. */
-  replaySkipped: number;
-  /** `rec`/`replay`/`replayend` lines outside a replay the driver waits for. */
-  strayReplayLines: number;
-  /** `since` answered `nak gone` (the device's log no longer covers the gap): snapshot fallback. */
-  gone: number;
-  /** Live arrive/leave lines held (not applied) because a replay that covers them was awaited. */
-  held: number;
-  /** Device resets seen (hello, or a new boot id in hb/identity). */
-  resets: number;
-  /** hello/identity lines of an unsupported protocol version. */
-  foreign: number;
-  overflows: number;
-  overfull: number;
-  hostLineErrors: number;
-  naks: number;
-  commandTimeouts: number;
-  doubts: number;
-  ignoredBeforeIdent: number;
-  listenerErrors: number;
-}
-
-/** pino-compatible logger subset. */
-export interface Logger {
-  debug(obj: object, msg?: string): void;
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+// The driver's modules, re-exported: importers of bridge-driver.js see the API it always had.
+export * from './driver-types.js';
+export { SeatPresence } from './seat-presence.js';
+export { presenceFromEvents, resumePoints } from './journal-state.js';
+export { MultiBridge, type MultiBridgeOptions } from './multi-bridge.js';
 
 const NO_LOG: Logger = { debug() {}, info() {}, warn() {}, error() {} };
-
-export interface BridgeDriverOptions {
-  /** Serial device; prefer `/dev/serial/by-id/…` or `/dev/tenace-bridge-<serial>`. */
-  path: string;
-  /** Id used in the seat map and in events (default: the basename of `path`). */
-  bridgeId?: string;
-  /** serialport binding (tests: MockBinding). Default: the platform binding of `serialport`. */
-  binding?: BindingInterface;
-  /** Ignored by the device (USB CDC), 115200 by convention. */
-  baudRate?: number;
-  seatMap?: SeatMap;
-  decks?: DeckSet;
-  /** J at start, from the journal (daemon restart). */
-  initialPresence?: Iterable<PresenceEntry>;
-  /** The last `src` of this bridge in the journal (daemon restart): the replay starts after it. */
-  resume?: ResumePoint;
-  /** Shared seat-level reference counts (MultiBridge passes one to all its drivers). */
-  seatPresence?: SeatPresence;
-  /** No valid line for this long → offline (default 3000 ms). */
-  heartbeatTimeoutMs?: number;
-  /** Reopen backoff: first delay and cap (defaults 250 ms and 5000 ms). */
-  reconnectMinMs?: number;
-  reconnectMaxMs?: number;
-  /** Per-attempt wait for ack/nak (default 500 ms, §6) and attempts per command (default 3). */
-  commandTimeoutMs?: number;
-  commandAttempts?: number;
-  /** Wait for a snapshot or a replay before asking again (default 3000 ms; the device waits ≤ 2000 ms). */
-  snapshotTimeoutMs?: number;
-  /** While the bridge speaks another protocol version: re-send `ident` this often (default 3000 ms). */
-  incompatibleRetryMs?: number;
-  /** Poll settings sent with `set` after every hello/identification (default: device defaults). */
-  settings?: { pollMs: number; misses: number };
-  logger?: Logger;
-}
-
-export interface BridgeDriverEvents {
-  event: [ev: SeatEvent, origin: EventOrigin];
-  'reader-status': [ev: ReaderStatusEvent];
-  'bridge-status': [ev: BridgeStatusEvent];
-  presence: [change: PresenceChange];
-  synced: [info: SyncInfo];
-  frame: [frame: Frame];
-  'line-error': [error: Exclude<LineError, 'empty'>, line: string];
-}
-
-export class CommandError extends Error {
-  constructor(
-    message: string,
-    readonly code: 'nak' | 'timeout' | 'closed',
-    readonly nak?: string,
-  ) {
-    super(message);
-    this.name = 'CommandError';
-  }
-}
-
-// ------------------------------------------------------------------ seat-level presence
-
-/** Reference counts of (seat, uid) across readers (and bridges, when shared). */
-export class SeatPresence {
-  /** One map per seat, by uid: no key string built per line (the driver asks on every arrive/leave). */
-  private readonly counts = new Map<Seat, Map<string, number>>();
-  private atSeat(seat: Seat): Map<string, number> {
-    let m = this.counts.get(seat);
-    if (!m) this.counts.set(seat, (m = new Map()));
-    return m;
-  }
-  /** Increments; true when the tag was not yet present at the seat. */
-  add(seat: Seat, uid: string): boolean {
-    const m = this.atSeat(seat);
-    const n = m.get(uid) ?? 0;
-    m.set(uid, n + 1);
-    return n === 0;
-  }
-  /** Decrements; true when the tag is no longer present at the seat. */
-  remove(seat: Seat, uid: string): boolean {
-    const m = this.atSeat(seat);
-    const n = m.get(uid) ?? 0;
-    if (n <= 1) {
-      m.delete(uid);
-      return n === 1;
-    }
-    m.set(uid, n - 1);
-    return false;
-  }
-  /** True when the tag is present at the seat. */
-  has(seat: Seat, uid: string): boolean {
-    return this.counts.get(seat)?.has(uid) ?? false;
-  }
-}
-
-/**
- * The cards on the table according to a table log (place without a later lift), as seat-level
- * presence entries for `initialPresence`. Use it on restart with the journal's events.
- */
-export function presenceFromEvents(events: Iterable<unknown>): PresenceEntry[] {
-  const on = new Map<string, PresenceEntry & { n: number }>();
-  for (const raw of events) {
-    if (typeof raw !== 'object' || raw === null) continue;
-    const e = raw as { type?: unknown; seat?: unknown; card?: unknown; tag?: unknown };
-    if ((e.type !== 'place' && e.type !== 'lift') || typeof e.seat !== 'string') continue;
-    const seat = e.seat as Seat;
-    let k: string;
-    let entry: PresenceEntry;
-    if (typeof e.card === 'string') {
-      k = `${seat}|card:${e.card}`;
-      entry = { seat, card: e.card };
-    } else if (typeof e.tag === 'string') {
-      k = `${seat}|tag:${e.tag}`;
-      entry = { seat, tag: e.tag };
-    } else continue;
-    const cur = on.get(k);
-    if (e.type === 'place') {
-      if (cur) cur.n++;
-      else on.set(k, { ...entry, n: 1 });
-    } else if (cur) {
-      if (--cur.n <= 0) on.delete(k);
-    }
-  }
-  const out: PresenceEntry[] = [];
-  for (const v of on.values()) {
-    const { n, ...entry } = v;
-    for (let i = 0; i < n; i++) out.push(entry as PresenceEntry);
-  }
-  return out;
-}
-
-/**
- * The resume point of each bridge in a table log: the `src` of the last place/lift from it. Give
- * it to the driver on restart (`resume`), so that it asks for exactly the lines not journaled.
- */
-export function resumePoints(events: Iterable<unknown>): Map<string, ResumePoint> {
-  const out = new Map<string, ResumePoint>();
-  for (const raw of events) {
-    const src = (raw as { src?: Partial<EventSource> } | null)?.src;
-    if (typeof src !== 'object' || src === null || typeof src.bridge !== 'string') continue;
-    if (!Number.isInteger(src.boot) || !Number.isInteger(src.seq)) continue;
-    out.set(src.bridge, { boot: src.boot!, seq: src.seq! });
-  }
-  return out;
-}
 
 // ------------------------------------------------------------------ the driver
 
@@ -430,62 +156,6 @@ type Resync =
 interface At {
   seq: number;
   unknown: boolean;
-}
-
-function newStats(): DriverStats {
-  return {
-    linesOk: 0,
-    bad: {
-      'too-long': 0,
-      'bad-char': 0,
-      'no-checksum': 0,
-      'bad-crc': 0,
-      'bad-frame': 0,
-      'bad-seq': 0,
-      'unknown-type': 0,
-      'missing-field': 0,
-      'extra-field': 0,
-      'bad-field': 0,
-    },
-    badTotal: 0,
-    emptyLines: 0,
-    unexpected: 0,
-    gaps: 0,
-    lost: 0,
-    duplicates: 0,
-    reconnects: 0,
-    openFailures: 0,
-    unknownTags: 0,
-    places: 0,
-    lifts: 0,
-    latePlaces: 0,
-    lateLifts: 0,
-    orderUnknown: 0,
-    redundant: 0,
-    unmapped: 0,
-    snapshots: 0,
-    snapshotsDiscarded: 0,
-    snapshotTimeouts: 0,
-    strayTags: 0,
-    sinceRequests: 0,
-    replays: 0,
-    replaysDiscarded: 0,
-    replayTimeouts: 0,
-    replaySkipped: 0,
-    strayReplayLines: 0,
-    gone: 0,
-    held: 0,
-    resets: 0,
-    foreign: 0,
-    overflows: 0,
-    overfull: 0,
-    hostLineErrors: 0,
-    naks: 0,
-    commandTimeouts: 0,
-    doubts: 0,
-    ignoredBeforeIdent: 0,
-    listenerErrors: 0,
-  };
 }
 
 type RunState = 'idle' | 'opening' | 'open' | 'waiting' | 'stopped';
@@ -1673,86 +1343,3 @@ export class BridgeDriver extends EventEmitter {
   }
 }
 
-// ------------------------------------------------------------------ several bridges
-
-export interface MultiBridgeOptions {
-  bridges: Array<Omit<BridgeDriverOptions, 'seatPresence' | 'initialPresence'>>;
-  /** Shared by all drivers unless a bridge entry sets its own. */
-  seatMap?: SeatMap;
-  decks?: DeckSet;
-  /** From the journal; exact entries should carry `bridge`. */
-  initialPresence?: PresenceEntry[];
-  /** From the journal (`resumePoints`): each bridge's last journaled `src`, unless its entry sets `resume`. */
-  resume?: ReadonlyMap<string, ResumePoint>;
-  logger?: Logger;
-}
-
-/**
- * Runs one BridgeDriver per bridge and merges their events (same event names and payloads as
- * BridgeDriver). The drivers share one SeatPresence, so a seat served by readers of two bridges
- * still gets one place per card.
- */
-export class MultiBridge extends EventEmitter {
-  readonly drivers: BridgeDriver[];
-
-  constructor(opts: MultiBridgeOptions) {
-    super();
-    const shared = new SeatPresence();
-    const claimed = new Set<PresenceEntry>();
-    this.drivers = opts.bridges.map((b) => {
-      const id = b.bridgeId ?? basename(b.path);
-      const seatMap = b.seatMap ?? opts.seatMap;
-      const mine = (opts.initialPresence ?? []).filter((e) => {
-        if (claimed.has(e)) return false;
-        if (e.bridge !== undefined) return e.bridge === id;
-        // Seat-level entries go to the first bridge with a reader under that seat.
-        if ('seat' in e && (seatMap ?? SeatMap.default()).readersOf(id, e.seat).length > 0) {
-          claimed.add(e);
-          return true;
-        }
-        return false;
-      });
-      return new BridgeDriver({
-        ...b,
-        bridgeId: id,
-        seatMap,
-        decks: b.decks ?? opts.decks,
-        logger: b.logger ?? opts.logger,
-        seatPresence: shared,
-        initialPresence: mine.map((e) => ({ ...e, bridge: id })),
-        resume: b.resume ?? opts.resume?.get(id),
-      });
-    });
-    for (const d of this.drivers) {
-      for (const name of ['event', 'reader-status', 'bridge-status', 'presence', 'synced', 'line-error'] as const) {
-        d.on(name, (...args: unknown[]) => {
-          try {
-            this.emit(name, ...args);
-          } catch {
-            d.stats.listenerErrors++;
-          }
-        });
-      }
-    }
-  }
-
-  start(): void {
-    for (const d of this.drivers) d.start();
-  }
-
-  async stop(): Promise<void> {
-    await Promise.all(this.drivers.map((d) => d.stop()));
-  }
-
-  presence(): PresenceEntry[] {
-    return this.drivers.flatMap((d) => d.presence());
-  }
-
-  stats(): Record<string, DriverStats> {
-    return Object.fromEntries(this.drivers.map((d) => [d.bridge, d.stats]));
-  }
-
-  resync(): void {
-    for (const d of this.drivers) d.resync();
-  }
-}
