@@ -58,7 +58,9 @@ import { realpath } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { SerialPortStream } from '@serialport/stream';
 import type { Seat } from '../cards/seat.js';
-import { DeckSet } from './deck.js';
+import type { EventSource } from '../formats/table-log.js';
+import { CARD_ARRIVE, CARD_HB, type CardLine, decodeCardLine, newCardLine } from './card-line.js';
+import { type DeckEntry, DeckSet } from './deck.js';
 import {
   type BindingInterface,
   type BridgeDriverEvents,
@@ -76,7 +78,7 @@ import {
   type ResumePoint,
   type SeatEvent,
 } from './driver-types.js';
-import { LineSplitter, type SplitItem } from './line-splitter.js';
+import { ByteLineSplitter, latin1, type SplitItem } from './line-splitter.js';
 import {
   announcedProto,
   decodeLine,
@@ -92,6 +94,7 @@ import {
   SeqTracker,
 } from './protocol.js';
 import { SeatMap } from './seat-map.js';
+import { ReaderPresence, type Tag } from './reader-presence.js';
 import { SeatPresence } from './seat-presence.js';
 
 // The driver's modules, re-exported: importers of bridge-driver.js see the API it always had.
@@ -113,8 +116,6 @@ const MAX_READERS = 8;
 const MAX_REPLAY = EVENT_LOG_SIZE * 4;
 /** Commands waiting for an answer at most (a silent device must not grow the map). */
 const MAX_PENDING = 64;
-/** Tags whose J keys are kept (a few decks' worth; noise UIDs cannot grow it without bound). */
-const KEY_CACHE_MAX = 4096;
 /** A since that got no replay this many times in a row gives way to a snapshot. */
 const SINCE_TRIES = 3;
 
@@ -151,12 +152,6 @@ interface Replay {
 type Resync =
   | { phase: 'since'; epoch: number; boot: number; after: number; thenPresent: boolean; acked: boolean; tries: number }
   | { phase: 'present'; epoch: number };
-
-/** The device seq of a line and whether its order in the play is known. */
-interface At {
-  seq: number;
-  unknown: boolean;
-}
 
 type RunState = 'idle' | 'opening' | 'open' | 'waiting' | 'stopped';
 
@@ -195,7 +190,7 @@ export class BridgeDriver extends EventEmitter {
 
   private run: RunState = 'idle';
   private port?: SerialPortStream;
-  private readonly splitter: LineSplitter;
+  private readonly splitter: ByteLineSplitter;
   /** The stream position (gaps, duplicates); `last` below is how far the play is applied. */
   private readonly seq = new SeqTracker();
   /** The boot id followed, and the seq of the last line of it accepted in order. */
@@ -204,10 +199,12 @@ export class BridgeDriver extends EventEmitter {
   private recovery?: Resync;
   private epoch = 0;
   private replay?: Replay;
-  /** J: (reader, uid) present on this bridge, keyed `${reader} ${uid}`. */
-  private readonly present = new Map<string, { reader: number; uid: string }>();
-  /** J keys by uid, then reader (keyOf). */
-  private readonly keys = new Map<string, string[]>();
+  /** J: the (reader, tag) pairs present on this bridge, over the tags it has seen. */
+  private readonly tags: ReaderPresence;
+  /** What the byte-level decoder found in the current line (one object, reused). */
+  private readonly card: CardLine = newCardLine();
+  /** The last heartbeat status word, reused while the bytes are the same. */
+  private lastStatus = '';
   /** Seat-level entries from a journal, not yet matched to a (reader, uid): label → count. */
   private readonly pendingSeat = new Map<string, number>();
   private readonly readerState: (ReaderStatus | undefined)[] = new Array(MAX_READERS).fill(undefined);
@@ -261,7 +258,11 @@ export class BridgeDriver extends EventEmitter {
       this.boot = options.resume.boot;
       this.last = options.resume.seq;
     }
-    this.splitter = new LineSplitter((item) => this.onItem(item));
+    this.tags = new ReaderPresence(this.decks, this.seats);
+    this.splitter = new ByteLineSplitter(
+      (buf, start, end) => this.onLine(buf, start, end),
+      (length) => this.onItem({ error: 'too-long', length }),
+    );
     for (const e of options.initialPresence ?? []) this.seed(e);
   }
 
@@ -310,7 +311,7 @@ export class BridgeDriver extends EventEmitter {
 
   /** J: the (reader, uid) pairs this driver considers present, plus unmatched journal entries. */
   presence(): PresenceEntry[] {
-    const out: PresenceEntry[] = [...this.present.values()].map((p) => ({ bridge: this.bridge, reader: p.reader, uid: p.uid }));
+    const out: PresenceEntry[] = this.tags.entries().map((p) => ({ bridge: this.bridge, reader: p.reader, uid: p.uid }));
     for (const [label, n] of this.pendingSeat) {
       const seat = label[0] as Seat;
       const rest = label.slice(2);
@@ -553,6 +554,57 @@ export class BridgeDriver extends EventEmitter {
     this.splitter.push(chunk);
   }
 
+  /**
+   * A received line, as bytes valid during this call only. The lines of play (arrive, leave, hb)
+   * are decoded in place (card-line.ts); every other line, and any line they do not take, goes
+   * through decodeLine as a string. Both ways end in the same steps (countValid, sequence,
+   * interpreted, onCard/onHeartbeat), so a line gets the same verdict whichever way it came.
+   */
+  private onLine(buf: Buffer, start: number, end: number): void {
+    const c = this.card;
+    if (!decodeCardLine(buf, start, end, c)) {
+      this.onItem(latin1(buf, start, end));
+      return;
+    }
+    // Everything is read from the bytes before any step runs: a listener may feed more bytes.
+    const seq = c.seq;
+    if (c.kind !== CARD_HB) {
+      const kind = c.kind === CARD_ARRIVE ? 'arrive' : 'leave';
+      const reader = c.reader;
+      const tag = this.tags.tagAt(buf, c.uidStart, c.uidEnd, c.uidHash);
+      this.countValid();
+      if (!this.sequence(kind, seq, 0)) return;
+      if (this.listenerCount('frame') > 0) this.safeEmit('frame', { seq, type: kind, reader, uid: tag.uid });
+      if (this.interpreted(kind)) this.onCard(kind, seq, reader, tag);
+      return;
+    }
+    const boot = c.boot;
+    const uptimeS = c.uptimeS;
+    const status = this.statusText(buf, c.statusStart, c.statusEnd);
+    const tags: number[] = [];
+    for (let i = 0; i < status.length; i++) tags.push(buf[c.tagsStart + i] - 0x30);
+    this.countValid();
+    if (!this.sequence('hb', seq, boot)) return;
+    if (this.listenerCount('frame') > 0) this.safeEmit('frame', { seq, type: 'hb', uptimeS, status, tags, boot });
+    if (this.interpreted('hb')) this.onHeartbeat(status, tags);
+  }
+
+  /** A heartbeat's status word: the same string as the last one when the bytes are (nearly always). */
+  private statusText(buf: Buffer, start: number, end: number): string {
+    const last = this.lastStatus;
+    if (last.length === end - start) {
+      let same = true;
+      for (let i = 0; i < last.length; i++) {
+        if (last.charCodeAt(i) !== buf[start + i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return last;
+    }
+    return (this.lastStatus = latin1(buf, start, end));
+  }
+
   private onItem(item: SplitItem): void {
     if (typeof item !== 'string') {
       this.bad('too-long', `(${item.length} bytes)`);
@@ -580,33 +632,47 @@ export class BridgeDriver extends EventEmitter {
       this.drop('host type');
       return;
     }
-    this.stats.linesOk++;
-    if (!this.online && this.run === 'open') this.goOnline();
+    this.countValid();
     const t = f.type;
     if ((t === 'hello' || t === 'identity') && f.proto !== PROTOCOL_VERSION) {
       // Not fed to the seq tracker: a foreign line tells nothing about this device's stream.
       this.onForeign(f.proto as number, f.fw as string);
       return;
     }
+    if (!this.sequence(t, f.seq, t === 'hb' || t === 'identity' ? (f.boot as number) : 0)) return;
+    if (this.listenerCount('frame') > 0) this.safeEmit('frame', f);
+    if (this.interpreted(t)) this.dispatch(f);
+  }
+
+  /** A valid device line: counted, and the bridge is online again if it was not. */
+  private countValid(): void {
+    this.stats.linesOk++;
+    if (!this.online && this.run === 'open') this.goOnline();
+  }
+
+  /**
+   * Places a valid device line of type `t` in the stream (`boot`: an hb's or identity's boot id):
+   * false when it is dropped as a duplicate or stale; a gap or a new boot starts a resync.
+   */
+  private sequence(t: string, seq: number, boot: number): boolean {
     // A boot id other than the one followed: the device has reset and its hello was lost. Its lines
     // are judged from here as a new stream, not as stale lines of the old one.
-    const rebooted = (t === 'hb' || t === 'identity') && this.identified && this.boot !== undefined && f.boot !== this.boot;
+    const rebooted = (t === 'hb' || t === 'identity') && this.identified && this.boot !== undefined && boot !== this.boot;
     if (rebooted) this.seq.reset();
-    const v = this.seq.accept(f.seq, t === 'hello');
+    const v = this.seq.accept(seq, t === 'hello');
     if (v.verdict === 'duplicate') {
       this.stats.duplicates++;
       this.drop('duplicate or stale');
-      return;
+      return false;
     }
     this.endBurst();
-    if (rebooted) this.newBoot(f.boot as number, false);
+    if (rebooted) this.newBoot(boot, false);
     else if (v.verdict === 'gap') {
       this.stats.gaps++;
       this.stats.lost += v.lost;
       this.onGap(t);
-    } else if (v.verdict === 'in-order' && this.identified && !this.recovery) this.last = f.seq;
-    if (this.listenerCount('frame') > 0) this.safeEmit('frame', f);
-    this.dispatch(f);
+    } else if (v.verdict === 'in-order' && this.identified && !this.recovery) this.last = seq;
+    return true;
   }
 
   private bad(error: Exclude<LineError, 'empty'>, line: string): void {
@@ -642,13 +708,16 @@ export class BridgeDriver extends EventEmitter {
     this.doubt(`a seq gap before a ${t} line`);
   }
 
-  private dispatch(f: Frame): void {
-    const t = f.type;
+  /**
+   * Whether a sequenced line of type `t` is interpreted now (not before the identification), and
+   * what it interrupts (a snapshot's or a replay's lines are consecutive).
+   */
+  private interpreted(t: string): boolean {
     if (!this.identified && t !== 'hello' && t !== 'identity' && t !== 'ack' && t !== 'nak') {
       // §1/§12: do not interpret the stream before the protocol version is known. A resync after
       // the identification covers what is skipped here.
       this.stats.ignoredBeforeIdent++;
-      return;
+      return false;
     }
     if (this.snap && t !== 'tag' && t !== 'snapend') {
       // §11: a snapshot's lines are consecutive; anything else inside breaks it.
@@ -659,6 +728,11 @@ export class BridgeDriver extends EventEmitter {
       this.discardReplay(`a ${t} line inside the replay`);
       if (t !== 'hello') this.resendSince();
     }
+    return true;
+  }
+
+  private dispatch(f: Frame): void {
+    const t = f.type;
     switch (t) {
       case 'hello':
         this.onHello(f as Frame & { fw: string; proto: number; readers: number; reset: string; boot: number });
@@ -673,11 +747,7 @@ export class BridgeDriver extends EventEmitter {
         return;
       case 'arrive':
       case 'leave':
-        if (this.recovery?.phase === 'since') {
-          this.stats.held++; // inside the replay to come, which applies it in order
-          return;
-        }
-        this.applyOne(t, f.reader as number, f.uid as string, false, { seq: f.seq, unknown: this.recovery !== undefined });
+        this.onCard(t, f.seq, f.reader as number, this.tags.tag(f.uid as string));
         return;
       case 'snap': {
         this.presentInFlight = false;
@@ -747,6 +817,15 @@ export class BridgeDriver extends EventEmitter {
         return;
       }
     }
+  }
+
+  /** A live arrive/leave line, sequenced and interpreted. */
+  private onCard(kind: 'arrive' | 'leave', seq: number, reader: number, tag: Tag): void {
+    if (this.recovery?.phase === 'since') {
+      this.stats.held++; // inside the replay to come, which applies it in order
+      return;
+    }
+    this.applyOne(kind, reader, tag, false, seq, this.recovery !== undefined);
   }
 
   // ---------------------------------------------------------------- identification and resets
@@ -865,12 +944,10 @@ export class BridgeDriver extends EventEmitter {
     // Doubt: the device's count for a settled reader differs from J, with the stream in order.
     // No replay can explain that: ask for a snapshot (§11).
     if (this.synced && this.pendingSeat.size === 0 && !this.presentInFlight) {
-      const counts = new Array<number>(status.length).fill(0);
-      for (const p of this.present.values()) if (p.reader < counts.length) counts[p.reader]++;
       for (let r = 0; r < status.length; r++) {
-        if (status[r] === 'O' && counts[r] !== tags[r]) {
+        if (status[r] === 'O' && this.tags.count(r) !== tags[r]) {
           this.stats.doubts++;
-          this.log.info({ bridge: this.bridge, reader: r, device: tags[r], host: counts[r] }, 'tag count differs; resynchronising');
+          this.log.info({ bridge: this.bridge, reader: r, device: tags[r], host: this.tags.count(r) }, 'tag count differs; resynchronising');
           this.startPresent();
           return;
         }
@@ -1068,7 +1145,7 @@ export class BridgeDriver extends EventEmitter {
     }
     this.last = oseq;
     rs.tries = 0; // progress: a damaged replay is asked again from here, as often as it helps
-    this.applyOne(kind, reader, uid, false, { seq: oseq, unknown: rs.thenPresent });
+    this.applyOne(kind, reader, this.tags.tag(uid), false, oseq, rs.thenPresent);
   }
 
   private discardReplay(why: string): void {
@@ -1141,10 +1218,10 @@ export class BridgeDriver extends EventEmitter {
       const k = `${t.reader} ${t.uid}`;
       if (inS.has(k)) continue;
       inS.add(k);
-      if (!this.present.has(k)) changes.push({ kind: 'arrive', reader: t.reader, uid: t.uid });
+      if (!this.tags.has(this.tags.tag(t.uid), t.reader)) changes.push({ kind: 'arrive', reader: t.reader, uid: t.uid });
     }
-    for (const [k, p] of this.present) {
-      if (inS.has(k)) continue;
+    for (const p of this.tags.entries()) {
+      if (inS.has(`${p.reader} ${p.uid}`)) continue;
       if (status[p.reader] === 'O') changes.push({ kind: 'leave', reader: p.reader, uid: p.uid });
       else deferred.add(p.reader);
     }
@@ -1163,10 +1240,9 @@ export class BridgeDriver extends EventEmitter {
     }
     // When these cards moved is not known: every event is marked so, with the snapshot's position.
     // Lifts first (as in a poll), then the late places.
-    const at: At = { seq: endSeq, unknown: true };
-    for (const b of batch.lifts) this.emitSeat('lift', b.seat, b.reader, b.uid, true, at);
-    for (const l of labelLifts) this.emitLabelLift(l.seat, l.label, l.reader, at);
-    for (const b of batch.places) this.emitSeat('place', b.seat, b.reader, b.uid, true, at);
+    for (const b of batch.lifts) this.emitSeat('lift', b.seat, b.reader, b.tag.uid, b.tag.entry, true, endSeq, true);
+    for (const l of labelLifts) this.emitLabelLift(l.seat, l.label, l.reader, endSeq);
+    for (const b of batch.places) this.emitSeat('place', b.seat, b.reader, b.tag.uid, b.tag.entry, true, endSeq, true);
     const places = batch.places.length;
     const lifts = batch.lifts.length + labelLifts.length;
     this.deferred.clear();
@@ -1185,11 +1261,10 @@ export class BridgeDriver extends EventEmitter {
   private seed(e: PresenceEntry): void {
     if (e.bridge !== undefined && e.bridge !== this.bridge) return;
     if ('uid' in e) {
-      const k = `${e.reader} ${e.uid}`;
-      if (this.present.has(k)) return;
-      this.present.set(k, { reader: e.reader, uid: e.uid });
+      const tag = this.tags.tag(e.uid);
+      if (!this.tags.add(tag, e.reader)) return;
       const seat = this.seatMap.seatOf(this.bridge, e.reader);
-      if (seat) this.seats.add(seat, e.uid);
+      if (seat) this.seats.addAt(this.tags.seatCounts(tag), seat);
       return;
     }
     // Seat-level entries belong to this bridge only if it has a reader under that seat.
@@ -1198,15 +1273,14 @@ export class BridgeDriver extends EventEmitter {
     this.pendingSeat.set(label, (this.pendingSeat.get(label) ?? 0) + 1);
   }
 
-  private labelOf(seat: Seat, uid: string): string {
-    const entry = this.decks.lookup(uid);
-    return entry ? `${seat}|card:${entry.card}` : `${seat}|tag:${uid}`;
+  private labelOf(seat: Seat, tag: Tag): string {
+    return tag.entry ? `${seat}|card:${tag.entry.card}` : `${seat}|tag:${tag.uid}`;
   }
 
   /** Takes one matching journal entry, if any (true when one was consumed). */
-  private takePending(seat: Seat, uid: string): boolean {
+  private takePending(seat: Seat, tag: Tag): boolean {
     if (this.pendingSeat.size === 0) return false;
-    const label = this.labelOf(seat, uid);
+    const label = this.labelOf(seat, tag);
     const n = this.pendingSeat.get(label);
     if (!n) return false;
     if (n <= 1) this.pendingSeat.delete(label);
@@ -1214,53 +1288,36 @@ export class BridgeDriver extends EventEmitter {
     return true;
   }
 
-  /**
-   * The J key `${reader} ${uid}`, built once per tag and reader: a new key string per line costs a
-   * concatenation, its flattening and its hash on every arrive and leave. Bounded: emptied when full.
-   */
-  private keyOf(reader: number, uid: string): string {
-    let row = this.keys.get(uid);
-    if (!row) {
-      if (this.keys.size >= KEY_CACHE_MAX) this.keys.clear();
-      this.keys.set(uid, (row = []));
-    }
-    return (row[reader] ??= `${reader} ${uid}`);
-  }
-
   /** An arrive/leave in stream order (live or replayed): the hot path. */
-  private applyOne(kind: 'arrive' | 'leave', reader: number, uid: string, late: boolean, at: At): void {
-    const k = this.keyOf(reader, uid);
+  private applyOne(kind: 'arrive' | 'leave', reader: number, tag: Tag, late: boolean, seq: number, unknown: boolean): void {
     const seat = this.seatMap.seatOf(this.bridge, reader);
     if (kind === 'arrive') {
-      if (this.present.has(k)) {
+      if (!this.tags.add(tag, reader)) {
         this.stats.redundant++;
         return;
       }
-      this.present.set(k, { reader, uid });
-      if (this.listenerCount('presence') > 0) this.safeEmit('presence', { kind, bridge: this.bridge, reader, uid, late });
+      if (this.listenerCount('presence') > 0) this.safeEmit('presence', { kind, bridge: this.bridge, reader, uid: tag.uid, late });
       if (!seat) {
         this.stats.unmapped++;
         return;
       }
-      const first = this.seats.add(seat, uid);
-      if (first && !this.takePending(seat, uid)) this.emitSeat('place', seat, reader, uid, late, at);
+      const first = this.seats.addAt(this.tags.seatCounts(tag), seat);
+      if (first && !this.takePending(seat, tag)) this.emitSeat('place', seat, reader, tag.uid, tag.entry, late, seq, unknown);
     } else {
-      const p = this.present.get(k);
-      if (!p) {
+      if (!this.tags.delete(tag, reader)) {
         // Not in J. If the journal says this card lies at this seat, the leave is real (§11).
-        if (seat && this.takePending(seat, uid) && !this.seats.has(seat, uid)) {
-          if (this.listenerCount('presence') > 0) this.safeEmit('presence', { kind, bridge: this.bridge, reader, uid, late });
-          this.emitSeat('lift', seat, reader, uid, late, at);
+        if (seat && this.takePending(seat, tag) && !this.seats.hasAt(this.tags.seatCounts(tag), seat)) {
+          if (this.listenerCount('presence') > 0) this.safeEmit('presence', { kind, bridge: this.bridge, reader, uid: tag.uid, late });
+          this.emitSeat('lift', seat, reader, tag.uid, tag.entry, late, seq, unknown);
         } else this.stats.redundant++;
         return;
       }
-      this.present.delete(k);
-      if (this.listenerCount('presence') > 0) this.safeEmit('presence', { kind, bridge: this.bridge, reader, uid, late });
+      if (this.listenerCount('presence') > 0) this.safeEmit('presence', { kind, bridge: this.bridge, reader, uid: tag.uid, late });
       if (!seat) {
         this.stats.unmapped++;
         return;
       }
-      if (this.seats.remove(seat, uid)) this.emitSeat('lift', seat, reader, uid, late, at);
+      if (this.seats.removeAt(this.tags.seatCounts(tag), seat)) this.emitSeat('lift', seat, reader, tag.uid, tag.entry, late, seq, unknown);
     }
   }
 
@@ -1270,53 +1327,56 @@ export class BridgeDriver extends EventEmitter {
    * seat produces nothing; places that match a journal entry are adopted silently.
    */
   private applyBatch(changes: Array<{ kind: 'arrive' | 'leave'; reader: number; uid: string }>): {
-    places: Array<{ seat: Seat; uid: string; reader: number }>;
-    lifts: Array<{ seat: Seat; uid: string; reader: number }>;
+    places: Array<{ seat: Seat; tag: Tag; reader: number }>;
+    lifts: Array<{ seat: Seat; tag: Tag; reader: number }>;
   } {
-    const before = new Map<string, { seat: Seat; uid: string; reader: number; was: boolean }>();
+    const before = new Map<string, { seat: Seat; tag: Tag; reader: number; was: boolean }>();
     for (const c of changes) {
       const seat = this.seatMap.seatOf(this.bridge, c.reader);
-      const k = `${c.reader} ${c.uid}`;
+      const tag = this.tags.tag(c.uid);
       if (seat) {
         const sk = seat + c.uid;
-        if (!before.has(sk)) before.set(sk, { seat, uid: c.uid, reader: c.reader, was: this.seats.has(seat, c.uid) });
+        if (!before.has(sk)) before.set(sk, { seat, tag, reader: c.reader, was: this.seats.hasAt(this.tags.seatCounts(tag), seat) });
       } else this.stats.unmapped++;
       if (c.kind === 'arrive') {
-        this.present.set(k, { reader: c.reader, uid: c.uid });
-        if (seat) this.seats.add(seat, c.uid);
+        this.tags.add(tag, c.reader);
+        if (seat) this.seats.addAt(this.tags.seatCounts(tag), seat);
       } else {
-        this.present.delete(k);
-        if (seat) this.seats.remove(seat, c.uid);
+        this.tags.delete(tag, c.reader);
+        if (seat) this.seats.removeAt(this.tags.seatCounts(tag), seat);
       }
       this.safeEmit('presence', { kind: c.kind, bridge: this.bridge, reader: c.reader, uid: c.uid, late: true });
     }
-    const places: Array<{ seat: Seat; uid: string; reader: number }> = [];
-    const lifts: Array<{ seat: Seat; uid: string; reader: number }> = [];
+    const places: Array<{ seat: Seat; tag: Tag; reader: number }> = [];
+    const lifts: Array<{ seat: Seat; tag: Tag; reader: number }> = [];
     for (const b of before.values()) {
-      const now = this.seats.has(b.seat, b.uid);
+      const now = this.seats.hasAt(this.tags.seatCounts(b.tag), b.seat);
       if (b.was && !now) lifts.push(b);
-      else if (!b.was && now && !this.takePending(b.seat, b.uid)) places.push(b);
+      else if (!b.was && now && !this.takePending(b.seat, b.tag)) places.push(b);
     }
     return { places, lifts };
   }
 
-  /** The TableEvent fields that say where an event came from, and whether its order is known. */
-  private source(ev: SeatEvent, at: At): SeatEvent {
-    ev.src = { bridge: this.bridge, boot: this.boot ?? 0, seq: at.seq };
-    if (at.unknown) {
+  /**
+   * Emits a place/lift TableEvent with where it came from. Every event is built whole in one
+   * literal (its fields in the order a journal writes them), so all of them share one shape.
+   */
+  private emitSeat(type: 'place' | 'lift', seat: Seat, reader: number, uid: string, entry: DeckEntry | undefined, late: boolean, seq: number, unknown: boolean): void {
+    const src: EventSource = { bridge: this.bridge, boot: this.boot ?? 0, seq };
+    let ev: SeatEvent;
+    let origin: EventOrigin;
+    if (entry) {
+      // Spelled twice only for the type checker (PlaceEvent | LiftEvent): one shape.
+      ev = type === 'place' ? { type, seat, card: entry.card, src } : { type, seat, card: entry.card, src };
+      origin = { bridge: this.bridge, reader, uid, late, deck: entry.deck };
+    } else {
+      ev = { type, seat, tag: uid, src };
+      origin = { bridge: this.bridge, reader, uid, late };
+    }
+    if (unknown) {
       ev.orderUnknown = true;
       this.stats.orderUnknown++;
     }
-    return ev;
-  }
-
-  private emitSeat(type: 'place' | 'lift', seat: Seat, reader: number, uid: string, late: boolean, at: At): void {
-    const entry = this.decks.lookup(uid);
-    const ev: SeatEvent = entry
-      ? (type === 'place' ? { type, seat, card: entry.card } : { type, seat, card: entry.card })
-      : { type, seat, tag: uid };
-    const origin: EventOrigin = { bridge: this.bridge, reader, uid, late };
-    if (entry) origin.deck = entry.deck;
     if (type === 'place') {
       this.stats.places++;
       if (late) this.stats.latePlaces++;
@@ -1327,19 +1387,22 @@ export class BridgeDriver extends EventEmitter {
     }
     // safeEmit inlined for the one event of every card line: no rest-argument array per event.
     try {
-      this.emit('event', this.source(ev, at), origin);
+      this.emit('event', ev, origin);
     } catch (e) {
       this.stats.listenerErrors++;
       this.log.error({ bridge: this.bridge, event: 'event', err: (e as Error).message }, 'an event listener threw');
     }
   }
 
-  private emitLabelLift(seat: Seat, label: string, reader: number, at: At): void {
+  private emitLabelLift(seat: Seat, label: string, reader: number, seq: number): void {
     const rest = label.slice(2);
-    const ev: SeatEvent = rest.startsWith('card:') ? { type: 'lift', seat, card: rest.slice(5) } : { type: 'lift', seat, tag: rest.slice(4) };
+    const src: EventSource = { bridge: this.bridge, boot: this.boot ?? 0, seq };
+    const ev: SeatEvent = rest.startsWith('card:') ? { type: 'lift', seat, card: rest.slice(5), src } : { type: 'lift', seat, tag: rest.slice(4), src };
+    // A journal entry reconciled by a snapshot: its order is never known.
+    ev.orderUnknown = true;
+    this.stats.orderUnknown++;
     this.stats.lifts++;
     this.stats.lateLifts++;
-    this.safeEmit('event', this.source(ev, at), { bridge: this.bridge, reader, uid: rest.startsWith('tag:') ? rest.slice(4) : '', late: true });
+    this.safeEmit('event', ev, { bridge: this.bridge, reader, uid: rest.startsWith('tag:') ? rest.slice(4) : '', late: true });
   }
 }
-
