@@ -201,6 +201,8 @@ export class BridgeDriver extends EventEmitter {
   private replay?: Replay;
   /** J: the (reader, tag) pairs present on this bridge, over the tags it has seen. */
   private readonly tags: ReaderPresence;
+  /** The seat of each reader of this bridge (a SeatMap never changes): asked on every arrive/leave. */
+  private readonly readerSeat: (Seat | undefined)[] = [];
   /** What the byte-level decoder found in the current line (one object, reused). */
   private readonly card: CardLine = newCardLine();
   /** The last heartbeat status word, reused while the bytes are the same. */
@@ -259,6 +261,7 @@ export class BridgeDriver extends EventEmitter {
       this.last = options.resume.seq;
     }
     this.tags = new ReaderPresence(this.decks, this.seats);
+    for (let r = 0; r < MAX_READERS; r++) this.readerSeat.push(this.seatMap.seatOf(this.bridge, r));
     this.splitter = new ByteLineSplitter(
       (buf, start, end) => this.onLine(buf, start, end),
       (length) => this.onItem({ error: 'too-long', length }),
@@ -1290,7 +1293,7 @@ export class BridgeDriver extends EventEmitter {
 
   /** An arrive/leave in stream order (live or replayed): the hot path. */
   private applyOne(kind: 'arrive' | 'leave', reader: number, tag: Tag, late: boolean, seq: number, unknown: boolean): void {
-    const seat = this.seatMap.seatOf(this.bridge, reader);
+    const seat = this.readerSeat[reader];
     if (kind === 'arrive') {
       if (!this.tags.add(tag, reader)) {
         this.stats.redundant++;
