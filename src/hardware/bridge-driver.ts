@@ -57,10 +57,8 @@ import { EventEmitter } from 'node:events';
 import { realpath } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { SerialPortStream } from '@serialport/stream';
-import type { Seat } from '../cards/seat.js';
-import type { EventSource } from '../formats/table-log.js';
 import { CARD_ARRIVE, CARD_HB, type CardLine, decodeCardLine, newCardLine } from './card-line.js';
-import { type DeckEntry, DeckSet } from './deck.js';
+import { DeckSet } from './deck.js';
 import {
   type BindingInterface,
   type BridgeDriverEvents,
@@ -69,14 +67,12 @@ import {
   type BridgeStatusEvent,
   CommandError,
   type DriverStats,
-  type EventOrigin,
   type Logger,
   newStats,
   type PresenceEntry,
   type ReaderStatus,
   type ReaderStatusEvent,
   type ResumePoint,
-  type SeatEvent,
 } from './driver-types.js';
 import { ByteLineSplitter, latin1, type SplitItem } from './line-splitter.js';
 import {
@@ -94,7 +90,8 @@ import {
   SeqTracker,
 } from './protocol.js';
 import { SeatMap } from './seat-map.js';
-import { ReaderPresence, type Tag } from './reader-presence.js';
+import type { Tag } from './reader-presence.js';
+import { SeatEvents } from './seat-events.js';
 import { SeatPresence } from './seat-presence.js';
 
 // The driver's modules, re-exported: importers of bridge-driver.js see the API it always had.
@@ -199,16 +196,12 @@ export class BridgeDriver extends EventEmitter {
   private recovery?: Resync;
   private epoch = 0;
   private replay?: Replay;
-  /** J: the (reader, tag) pairs present on this bridge, over the tags it has seen. */
-  private readonly tags: ReaderPresence;
-  /** The seat of each reader of this bridge (a SeatMap never changes): asked on every arrive/leave. */
-  private readonly readerSeat: (Seat | undefined)[] = [];
+  /** What the table holds: J, the journal's unmatched entries, and the seat events they yield. */
+  private readonly table: SeatEvents;
   /** What the byte-level decoder found in the current line (one object, reused). */
   private readonly card: CardLine = newCardLine();
   /** The last heartbeat status word, reused while the bytes are the same. */
   private lastStatus = '';
-  /** Seat-level entries from a journal, not yet matched to a (reader, uid): label → count. */
-  private readonly pendingSeat = new Map<string, number>();
   private readonly readerState: (ReaderStatus | undefined)[] = new Array(MAX_READERS).fill(undefined);
   private readonly readerCode: (string | undefined)[] = new Array(MAX_READERS).fill(undefined);
   private identified = false;
@@ -260,13 +253,26 @@ export class BridgeDriver extends EventEmitter {
       this.boot = options.resume.boot;
       this.last = options.resume.seq;
     }
-    this.tags = new ReaderPresence(this.decks, this.seats);
-    for (let r = 0; r < MAX_READERS; r++) this.readerSeat.push(this.seatMap.seatOf(this.bridge, r));
+    this.table = new SeatEvents(this.bridge, this.seatMap, this.decks, this.seats, {
+      stats: this.stats,
+      boot: () => this.boot ?? 0,
+      event: (ev, origin) => {
+        // safeEmit by hand for the one event of every card line: no rest-argument array per event.
+        try {
+          this.emit('event', ev, origin);
+        } catch (e) {
+          this.stats.listenerErrors++;
+          this.log.error({ bridge: this.bridge, event: 'event', err: (e as Error).message }, 'an event listener threw');
+        }
+      },
+      wantsPresence: () => this.listenerCount('presence') > 0,
+      presence: (change) => this.safeEmit('presence', change),
+    });
     this.splitter = new ByteLineSplitter(
       (buf, start, end) => this.onLine(buf, start, end),
       (length) => this.onItem({ error: 'too-long', length }),
     );
-    for (const e of options.initialPresence ?? []) this.seed(e);
+    for (const e of options.initialPresence ?? []) this.table.seed(e);
   }
 
   // ---------------------------------------------------------------- lifecycle
@@ -314,15 +320,7 @@ export class BridgeDriver extends EventEmitter {
 
   /** J: the (reader, uid) pairs this driver considers present, plus unmatched journal entries. */
   presence(): PresenceEntry[] {
-    const out: PresenceEntry[] = this.tags.entries().map((p) => ({ bridge: this.bridge, reader: p.reader, uid: p.uid }));
-    for (const [label, n] of this.pendingSeat) {
-      const seat = label[0] as Seat;
-      const rest = label.slice(2);
-      for (let i = 0; i < n; i++) {
-        out.push(rest.startsWith('card:') ? { bridge: this.bridge, seat, card: rest.slice(5) } : { bridge: this.bridge, seat, tag: rest.slice(4) });
-      }
-    }
-    return out;
+    return this.table.presence();
   }
 
   /** Last known status per reader index (undefined: not reported yet). */
@@ -574,7 +572,7 @@ export class BridgeDriver extends EventEmitter {
     if (c.kind !== CARD_HB) {
       const kind = c.kind === CARD_ARRIVE ? 'arrive' : 'leave';
       const reader = c.reader;
-      const tag = this.tags.tagAt(buf, c.uidStart, c.uidEnd, c.uidHash);
+      const tag = this.table.tagAt(buf, c.uidStart, c.uidEnd, c.uidHash);
       this.countValid();
       if (!this.sequence(kind, seq, 0)) return;
       if (this.listenerCount('frame') > 0) this.safeEmit('frame', { seq, type: kind, reader, uid: tag.uid });
@@ -750,7 +748,7 @@ export class BridgeDriver extends EventEmitter {
         return;
       case 'arrive':
       case 'leave':
-        this.onCard(t, f.seq, f.reader as number, this.tags.tag(f.uid as string));
+        this.onCard(t, f.seq, f.reader as number, this.table.tag(f.uid as string));
         return;
       case 'snap': {
         this.presentInFlight = false;
@@ -828,7 +826,7 @@ export class BridgeDriver extends EventEmitter {
       this.stats.held++; // inside the replay to come, which applies it in order
       return;
     }
-    this.applyOne(kind, reader, tag, false, seq, this.recovery !== undefined);
+    this.table.applyOne(kind, reader, tag, false, seq, this.recovery !== undefined);
   }
 
   // ---------------------------------------------------------------- identification and resets
@@ -946,11 +944,11 @@ export class BridgeDriver extends EventEmitter {
     }
     // Doubt: the device's count for a settled reader differs from J, with the stream in order.
     // No replay can explain that: ask for a snapshot (§11).
-    if (this.synced && this.pendingSeat.size === 0 && !this.presentInFlight) {
+    if (this.synced && !this.table.unmatched && !this.presentInFlight) {
       for (let r = 0; r < status.length; r++) {
-        if (status[r] === 'O' && this.tags.count(r) !== tags[r]) {
+        if (status[r] === 'O' && this.table.count(r) !== tags[r]) {
           this.stats.doubts++;
-          this.log.info({ bridge: this.bridge, reader: r, device: tags[r], host: this.tags.count(r) }, 'tag count differs; resynchronising');
+          this.log.info({ bridge: this.bridge, reader: r, device: tags[r], host: this.table.count(r) }, 'tag count differs; resynchronising');
           this.startPresent();
           return;
         }
@@ -1148,7 +1146,7 @@ export class BridgeDriver extends EventEmitter {
     }
     this.last = oseq;
     rs.tries = 0; // progress: a damaged replay is asked again from here, as often as it helps
-    this.applyOne(kind, reader, this.tags.tag(uid), false, oseq, rs.thenPresent);
+    this.table.applyOne(kind, reader, this.table.tag(uid), false, oseq, rs.thenPresent);
   }
 
   private discardReplay(why: string): void {
@@ -1214,40 +1212,7 @@ export class BridgeDriver extends EventEmitter {
       const st = STATE_CHAR[status[r]];
       this.setReader(r, st, st === 'faulted' ? this.readerCode[r] : undefined);
     }
-    const inS = new Set<string>();
-    const changes: Array<{ kind: 'arrive' | 'leave'; reader: number; uid: string }> = [];
-    const deferred = new Set<number>();
-    for (const t of s.tags) {
-      const k = `${t.reader} ${t.uid}`;
-      if (inS.has(k)) continue;
-      inS.add(k);
-      if (!this.tags.has(this.tags.tag(t.uid), t.reader)) changes.push({ kind: 'arrive', reader: t.reader, uid: t.uid });
-    }
-    for (const p of this.tags.entries()) {
-      if (inS.has(`${p.reader} ${p.uid}`)) continue;
-      if (status[p.reader] === 'O') changes.push({ kind: 'leave', reader: p.reader, uid: p.uid });
-      else deferred.add(p.reader);
-    }
-    const batch = this.applyBatch(changes);
-    // Journal entries (seat + card) that no tag matched: gone, if every reader of the seat is O.
-    const labelLifts: Array<{ seat: Seat; label: string; reader: number }> = [];
-    for (const [label, n] of [...this.pendingSeat]) {
-      const seat = label[0] as Seat;
-      const readers = this.seatMap.readersOf(this.bridge, seat);
-      if (readers.length > 0 && readers.every((r) => status[r] === 'O')) {
-        this.pendingSeat.delete(label);
-        for (let i = 0; i < n; i++) labelLifts.push({ seat, label, reader: readers[0] });
-      } else {
-        for (const r of readers) deferred.add(r);
-      }
-    }
-    // When these cards moved is not known: every event is marked so, with the snapshot's position.
-    // Lifts first (as in a poll), then the late places.
-    for (const b of batch.lifts) this.emitSeat('lift', b.seat, b.reader, b.tag.uid, b.tag.entry, true, endSeq, true);
-    for (const l of labelLifts) this.emitLabelLift(l.seat, l.label, l.reader, endSeq);
-    for (const b of batch.places) this.emitSeat('place', b.seat, b.reader, b.tag.uid, b.tag.entry, true, endSeq, true);
-    const places = batch.places.length;
-    const lifts = batch.lifts.length + labelLifts.length;
+    const { places, lifts, deferred } = this.table.reconcile(s.tags, status, endSeq);
     this.deferred.clear();
     for (const r of deferred) this.deferred.add(r);
     this.synced = true;
@@ -1257,155 +1222,5 @@ export class BridgeDriver extends EventEmitter {
     else if (this.recovery?.phase === 'since' && this.recovery.thenPresent) this.endResync();
     this.log[places + lifts > 0 ? 'info' : 'debug']({ bridge: this.bridge, total, places, lifts, deferred: [...deferred] }, 'snapshot reconciled (order unknown)');
     this.safeEmit('synced', { bridge: this.bridge, via: 'snapshot', hseq, total, places, lifts, deferred: [...deferred].sort() });
-  }
-
-  // ---------------------------------------------------------------- presence → events
-
-  private seed(e: PresenceEntry): void {
-    if (e.bridge !== undefined && e.bridge !== this.bridge) return;
-    if ('uid' in e) {
-      const tag = this.tags.tag(e.uid);
-      if (!this.tags.add(tag, e.reader)) return;
-      const seat = this.seatMap.seatOf(this.bridge, e.reader);
-      if (seat) this.seats.addAt(this.tags.seatCounts(tag), seat);
-      return;
-    }
-    // Seat-level entries belong to this bridge only if it has a reader under that seat.
-    if (this.seatMap.readersOf(this.bridge, e.seat).length === 0) return;
-    const label = 'card' in e ? `${e.seat}|card:${e.card}` : `${e.seat}|tag:${e.tag}`;
-    this.pendingSeat.set(label, (this.pendingSeat.get(label) ?? 0) + 1);
-  }
-
-  private labelOf(seat: Seat, tag: Tag): string {
-    return tag.entry ? `${seat}|card:${tag.entry.card}` : `${seat}|tag:${tag.uid}`;
-  }
-
-  /** Takes one matching journal entry, if any (true when one was consumed). */
-  private takePending(seat: Seat, tag: Tag): boolean {
-    if (this.pendingSeat.size === 0) return false;
-    const label = this.labelOf(seat, tag);
-    const n = this.pendingSeat.get(label);
-    if (!n) return false;
-    if (n <= 1) this.pendingSeat.delete(label);
-    else this.pendingSeat.set(label, n - 1);
-    return true;
-  }
-
-  /** An arrive/leave in stream order (live or replayed): the hot path. */
-  private applyOne(kind: 'arrive' | 'leave', reader: number, tag: Tag, late: boolean, seq: number, unknown: boolean): void {
-    const seat = this.readerSeat[reader];
-    if (kind === 'arrive') {
-      if (!this.tags.add(tag, reader)) {
-        this.stats.redundant++;
-        return;
-      }
-      if (this.listenerCount('presence') > 0) this.safeEmit('presence', { kind, bridge: this.bridge, reader, uid: tag.uid, late });
-      if (!seat) {
-        this.stats.unmapped++;
-        return;
-      }
-      const first = this.seats.addAt(this.tags.seatCounts(tag), seat);
-      if (first && !this.takePending(seat, tag)) this.emitSeat('place', seat, reader, tag.uid, tag.entry, late, seq, unknown);
-    } else {
-      if (!this.tags.delete(tag, reader)) {
-        // Not in J. If the journal says this card lies at this seat, the leave is real (§11).
-        if (seat && this.takePending(seat, tag) && !this.seats.hasAt(this.tags.seatCounts(tag), seat)) {
-          if (this.listenerCount('presence') > 0) this.safeEmit('presence', { kind, bridge: this.bridge, reader, uid: tag.uid, late });
-          this.emitSeat('lift', seat, reader, tag.uid, tag.entry, late, seq, unknown);
-        } else this.stats.redundant++;
-        return;
-      }
-      if (this.listenerCount('presence') > 0) this.safeEmit('presence', { kind, bridge: this.bridge, reader, uid: tag.uid, late });
-      if (!seat) {
-        this.stats.unmapped++;
-        return;
-      }
-      if (this.seats.removeAt(this.tags.seatCounts(tag), seat)) this.emitSeat('lift', seat, reader, tag.uid, tag.entry, late, seq, unknown);
-    }
-  }
-
-  /**
-   * Applies a snapshot's differences to J and the seat counts, and returns the seat-level changes
-   * to emit. Seat-level effects are netted, so a tag that moved between two readers under the same
-   * seat produces nothing; places that match a journal entry are adopted silently.
-   */
-  private applyBatch(changes: Array<{ kind: 'arrive' | 'leave'; reader: number; uid: string }>): {
-    places: Array<{ seat: Seat; tag: Tag; reader: number }>;
-    lifts: Array<{ seat: Seat; tag: Tag; reader: number }>;
-  } {
-    const before = new Map<string, { seat: Seat; tag: Tag; reader: number; was: boolean }>();
-    for (const c of changes) {
-      const seat = this.seatMap.seatOf(this.bridge, c.reader);
-      const tag = this.tags.tag(c.uid);
-      if (seat) {
-        const sk = seat + c.uid;
-        if (!before.has(sk)) before.set(sk, { seat, tag, reader: c.reader, was: this.seats.hasAt(this.tags.seatCounts(tag), seat) });
-      } else this.stats.unmapped++;
-      if (c.kind === 'arrive') {
-        this.tags.add(tag, c.reader);
-        if (seat) this.seats.addAt(this.tags.seatCounts(tag), seat);
-      } else {
-        this.tags.delete(tag, c.reader);
-        if (seat) this.seats.removeAt(this.tags.seatCounts(tag), seat);
-      }
-      this.safeEmit('presence', { kind: c.kind, bridge: this.bridge, reader: c.reader, uid: c.uid, late: true });
-    }
-    const places: Array<{ seat: Seat; tag: Tag; reader: number }> = [];
-    const lifts: Array<{ seat: Seat; tag: Tag; reader: number }> = [];
-    for (const b of before.values()) {
-      const now = this.seats.hasAt(this.tags.seatCounts(b.tag), b.seat);
-      if (b.was && !now) lifts.push(b);
-      else if (!b.was && now && !this.takePending(b.seat, b.tag)) places.push(b);
-    }
-    return { places, lifts };
-  }
-
-  /**
-   * Emits a place/lift TableEvent with where it came from. Every event is built whole in one
-   * literal (its fields in the order a journal writes them), so all of them share one shape.
-   */
-  private emitSeat(type: 'place' | 'lift', seat: Seat, reader: number, uid: string, entry: DeckEntry | undefined, late: boolean, seq: number, unknown: boolean): void {
-    const src: EventSource = { bridge: this.bridge, boot: this.boot ?? 0, seq };
-    let ev: SeatEvent;
-    let origin: EventOrigin;
-    if (entry) {
-      // Spelled twice only for the type checker (PlaceEvent | LiftEvent): one shape.
-      ev = type === 'place' ? { type, seat, card: entry.card, src } : { type, seat, card: entry.card, src };
-      origin = { bridge: this.bridge, reader, uid, late, deck: entry.deck };
-    } else {
-      ev = { type, seat, tag: uid, src };
-      origin = { bridge: this.bridge, reader, uid, late };
-    }
-    if (unknown) {
-      ev.orderUnknown = true;
-      this.stats.orderUnknown++;
-    }
-    if (type === 'place') {
-      this.stats.places++;
-      if (late) this.stats.latePlaces++;
-      if (!entry) this.stats.unknownTags++;
-    } else {
-      this.stats.lifts++;
-      if (late) this.stats.lateLifts++;
-    }
-    // safeEmit inlined for the one event of every card line: no rest-argument array per event.
-    try {
-      this.emit('event', ev, origin);
-    } catch (e) {
-      this.stats.listenerErrors++;
-      this.log.error({ bridge: this.bridge, event: 'event', err: (e as Error).message }, 'an event listener threw');
-    }
-  }
-
-  private emitLabelLift(seat: Seat, label: string, reader: number, seq: number): void {
-    const rest = label.slice(2);
-    const src: EventSource = { bridge: this.bridge, boot: this.boot ?? 0, seq };
-    const ev: SeatEvent = rest.startsWith('card:') ? { type: 'lift', seat, card: rest.slice(5), src } : { type: 'lift', seat, tag: rest.slice(4), src };
-    // A journal entry reconciled by a snapshot: its order is never known.
-    ev.orderUnknown = true;
-    this.stats.orderUnknown++;
-    this.stats.lifts++;
-    this.stats.lateLifts++;
-    this.safeEmit('event', ev, { bridge: this.bridge, reader, uid: rest.startsWith('tag:') ? rest.slice(4) : '', late: true });
   }
 }
