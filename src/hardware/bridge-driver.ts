@@ -45,7 +45,7 @@
 //   process or emits 'error'; listener exceptions are caught and counted. Buffers are bounded: a
 //   line ≤ 96 bytes, a snapshot ≤ its announced total; replayed records are applied as they come
 //   (a clean prefix of a replay is exactly the first events missed), nothing of a replay is kept,
-//   and at most MAX_PENDING commands wait for an answer.
+//   and at most 64 commands wait for an answer (command-channel.ts).
 // - Paths: configure the stable `/dev/serial/by-id/usb-…` (or `/dev/tenace-bridge-<serial>` from
 //   hardware/99-tenace.rules) path. It is opened as given, so a replug that renumbers ttyACM0 →
 //   ttyACM1 still finds the bridge; the symlink is resolved only to log where it points.
@@ -58,6 +58,7 @@ import { realpath } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { SerialPortStream } from '@serialport/stream';
 import { CARD_ARRIVE, CARD_HB, type CardLine, decodeCardLine, newCardLine } from './card-line.js';
+import { CommandChannel } from './command-channel.js';
 import { DeckSet } from './deck.js';
 import {
   type BindingInterface,
@@ -78,19 +79,17 @@ import { ByteLineSplitter, latin1, type SplitItem } from './line-splitter.js';
 import {
   announcedProto,
   decodeLine,
-  encodeFrame,
   EVENT_LOG_SIZE,
   type Frame,
   type HostType,
   isDeviceType,
   type LineError,
-  nextHostSeq,
   PROTOCOL_VERSION,
   seqAfter,
   SeqTracker,
 } from './protocol.js';
-import { SeatMap } from './seat-map.js';
 import type { Tag } from './reader-presence.js';
+import { SeatMap } from './seat-map.js';
 import { SeatEvents } from './seat-events.js';
 import { SeatPresence } from './seat-presence.js';
 
@@ -111,17 +110,8 @@ const STATE_CHAR: Record<string, ReaderStatus> = { O: 'ok', W: 'warming', F: 'fa
 const MAX_READERS = 8;
 /** Records announced by one replay at most: the device log holds EVENT_LOG_SIZE; more is a broken line. */
 const MAX_REPLAY = EVENT_LOG_SIZE * 4;
-/** Commands waiting for an answer at most (a silent device must not grow the map). */
-const MAX_PENDING = 64;
 /** A since that got no replay this many times in a row gives way to a snapshot. */
 const SINCE_TRIES = 3;
-
-interface Pending {
-  type: HostType;
-  resolve: (f: Frame) => void;
-  reject: (e: Error) => void;
-  timer: NodeJS.Timeout;
-}
 
 interface Snapshot {
   hseq: number;
@@ -212,8 +202,7 @@ export class BridgeDriver extends EventEmitter {
   private everOnline = false;
   private lastValidAt = 0;
   private watchedLines = 0;
-  private hseq = -1;
-  private readonly pending = new Map<number, Pending>();
+  private readonly commands: CommandChannel;
   private snap?: Snapshot;
   private presentInFlight = false;
   private synced = false;
@@ -253,6 +242,11 @@ export class BridgeDriver extends EventEmitter {
       this.boot = options.resume.boot;
       this.last = options.resume.seq;
     }
+    this.commands = new CommandChannel(
+      { stats: this.stats, isOpen: () => this.port?.isOpen === true, write: (line) => this.write(line) },
+      this.opts.commandTimeoutMs,
+      this.opts.commandAttempts,
+    );
     this.table = new SeatEvents(this.bridge, this.seatMap, this.decks, this.seats, {
       stats: this.stats,
       boot: () => this.boot ?? 0,
@@ -293,7 +287,7 @@ export class BridgeDriver extends EventEmitter {
     const wasRunning = this.run !== 'stopped' && this.run !== 'idle';
     this.run = 'stopped';
     this.clearTimers();
-    this.rejectPending('the driver was stopped');
+    this.commands.rejectAll('the driver was stopped');
     this.endBurst();
     const port = this.port;
     this.port = undefined;
@@ -337,17 +331,8 @@ export class BridgeDriver extends EventEmitter {
    * Sends a host command and resolves with its `ack` (rejects with CommandError on `nak`, on
    * timeout after `commandAttempts` tries with fresh hseqs, or when the port closes).
    */
-  async command(type: HostType, fields: Record<string, unknown> = {}): Promise<Frame> {
-    let last: Error = new CommandError(`${type}: no answer`, 'timeout');
-    for (let i = 0; i < this.opts.commandAttempts; i++) {
-      try {
-        return await this.commandOnce(type, fields);
-      } catch (e) {
-        last = e as Error;
-        if (!(e instanceof CommandError) || e.code !== 'timeout') throw e;
-      }
-    }
-    throw last;
+  command(type: HostType, fields: Record<string, unknown> = {}): Promise<Frame> {
+    return this.commands.send(type, fields);
   }
 
   /** Feeds received bytes as if they came from the port (benchmarks and tests). */
@@ -439,7 +424,7 @@ export class BridgeDriver extends EventEmitter {
   private onClose(port: SerialPortStream, err: Error | null): void {
     if (port !== this.port) return;
     this.port = undefined;
-    this.rejectPending('the port closed');
+    this.commands.rejectAll('the port closed');
     this.endResync();
     clearTimeout(this.identTimer);
     this.identified = false;
@@ -471,13 +456,6 @@ export class BridgeDriver extends EventEmitter {
     this.reopenTimer = this.watchTimer = this.snapshotTimer = this.recoveryTimer = this.identTimer = undefined;
   }
 
-  private rejectPending(why: string): void {
-    for (const [h, p] of this.pending) {
-      clearTimeout(p.timer);
-      this.pending.delete(h);
-      p.reject(new CommandError(`${p.type}: ${why}`, 'closed'));
-    }
-  }
 
   // ---------------------------------------------------------------- liveness
 
@@ -806,15 +784,10 @@ export class BridgeDriver extends EventEmitter {
         return;
       case 'ack':
       case 'nak': {
-        const p = this.pending.get(f.hseq as number);
         if (t === 'nak') this.stats.naks++;
-        if (!p) return;
-        clearTimeout(p.timer);
-        this.pending.delete(f.hseq as number);
+        const type = this.commands.answer(f);
         // Known at once, not in a promise continuation: the replay follows in the same chunk.
-        if (t === 'ack' && p.type === 'since' && this.recovery?.phase === 'since') this.recovery.acked = true;
-        if (t === 'ack') p.resolve(f);
-        else p.reject(new CommandError(`${p.type}: refused by the bridge (${String(f.code)})`, 'nak', f.code as string));
+        if (t === 'ack' && type === 'since' && this.recovery?.phase === 'since') this.recovery.acked = true;
         return;
       }
     }
@@ -982,42 +955,6 @@ export class BridgeDriver extends EventEmitter {
     }
   }
 
-  // ---------------------------------------------------------------- commands
-
-  private nextHseq(): number {
-    do this.hseq = nextHostSeq(this.hseq);
-    while (this.pending.has(this.hseq));
-    return this.hseq;
-  }
-
-  private commandOnce(type: HostType, fields: Record<string, unknown>): Promise<Frame> {
-    return new Promise<Frame>((resolve, reject) => {
-      if (!this.port?.isOpen) {
-        reject(new CommandError(`${type}: the port is not open`, 'closed'));
-        return;
-      }
-      if (this.pending.size >= MAX_PENDING) {
-        reject(new CommandError(`${type}: ${MAX_PENDING} commands are already waiting for an answer`, 'closed'));
-        return;
-      }
-      const h = this.nextHseq();
-      let line: string;
-      try {
-        line = encodeFrame({ ...fields, seq: h, type });
-      } catch (e) {
-        reject(e as Error);
-        return;
-      }
-      const timer = setTimeout(() => {
-        this.pending.delete(h);
-        this.stats.commandTimeouts++;
-        reject(new CommandError(`${type}: no answer within ${this.opts.commandTimeoutMs} ms`, 'timeout'));
-      }, this.opts.commandTimeoutMs);
-      this.pending.set(h, { type, resolve, reject, timer });
-      this.write(`${line}\n`);
-    });
-  }
-
   // ---------------------------------------------------------------- resynchronisation
 
   /** Something may have been missed: get it back in order (or, failing that, reconcile). */
@@ -1049,12 +986,7 @@ export class BridgeDriver extends EventEmitter {
     this.replay = undefined;
     this.stats.sinceRequests++;
     // An earlier since still waiting for its ack is superseded: its retries would only bring stray replays.
-    for (const [h, p] of this.pending) {
-      if (p.type !== 'since') continue;
-      clearTimeout(p.timer);
-      this.pending.delete(h);
-      p.reject(new CommandError('since: superseded', 'closed'));
-    }
+    this.commands.cancel('since', 'superseded');
     this.command('since', { boot, after }).then(
       () => undefined,
       (e: Error) => {
@@ -1111,12 +1043,7 @@ export class BridgeDriver extends EventEmitter {
 
   private onReplayStart(hseq: number, count: number): void {
     // The replay line answers its since even when the ack was lost.
-    const p = this.pending.get(hseq);
-    if (p?.type === 'since') {
-      clearTimeout(p.timer);
-      this.pending.delete(hseq);
-      p.resolve({ seq: 0, type: 'ack', hseq, cmd: 'since' });
-    }
+    this.commands.acked(hseq, 'since', { seq: 0, type: 'ack', hseq, cmd: 'since' });
     const rs = this.recovery;
     if (rs?.phase !== 'since') {
       this.stats.strayReplayLines++; // an answer to a since already served
