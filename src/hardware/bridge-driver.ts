@@ -66,7 +66,6 @@ import {
   type BridgeDriverOptions,
   type BridgeState,
   type BridgeStatusEvent,
-  CommandError,
   type DriverStats,
   type Logger,
   newStats,
@@ -79,18 +78,17 @@ import { ByteLineSplitter, latin1, type SplitItem } from './line-splitter.js';
 import {
   announcedProto,
   decodeLine,
-  EVENT_LOG_SIZE,
   type Frame,
   type HostType,
   isDeviceType,
   type LineError,
   PROTOCOL_VERSION,
-  seqAfter,
   SeqTracker,
 } from './protocol.js';
 import type { Tag } from './reader-presence.js';
 import { SeatMap } from './seat-map.js';
 import { SeatEvents } from './seat-events.js';
+import { StreamResync } from './stream-resync.js';
 import { SeatPresence } from './seat-presence.js';
 
 // The driver's modules, re-exported: importers of bridge-driver.js see the API it always had.
@@ -108,37 +106,6 @@ let defaultBinding: BindingInterface | undefined;
 
 const STATE_CHAR: Record<string, ReaderStatus> = { O: 'ok', W: 'warming', F: 'faulted' };
 const MAX_READERS = 8;
-/** Records announced by one replay at most: the device log holds EVENT_LOG_SIZE; more is a broken line. */
-const MAX_REPLAY = EVENT_LOG_SIZE * 4;
-/** A since that got no replay this many times in a row gives way to a snapshot. */
-const SINCE_TRIES = 3;
-
-interface Snapshot {
-  hseq: number;
-  total: number;
-  tags: Array<{ reader: number; uid: string }>;
-}
-
-/** A replay being received: its records are applied as they come (a clean prefix of a replay is
- * exactly the first events after `after`), so a damaged replay still moves `last` on. */
-interface Replay {
-  hseq: number;
-  count: number;
-  got: number;
-  /** stats.places/lifts when it began, for the `synced` report. */
-  places: number;
-  lifts: number;
-}
-
-/**
- * What the driver is waiting for after a doubt. `since`: a replay from `after` (live arrive/leave
- * are held); with `thenPresent` a snapshot was asked for at once as well (after a reset), and what
- * the replay yields is order-unknown. `present`: a snapshot; places/lifts until its end are
- * order-unknown.
- */
-type Resync =
-  | { phase: 'since'; epoch: number; boot: number; after: number; thenPresent: boolean; acked: boolean; tries: number }
-  | { phase: 'present'; epoch: number };
 
 type RunState = 'idle' | 'opening' | 'open' | 'waiting' | 'stopped';
 
@@ -180,12 +147,8 @@ export class BridgeDriver extends EventEmitter {
   private readonly splitter: ByteLineSplitter;
   /** The stream position (gaps, duplicates); `last` below is how far the play is applied. */
   private readonly seq = new SeqTracker();
-  /** The boot id followed, and the seq of the last line of it accepted in order. */
-  private boot?: number;
-  private last = 0;
-  private recovery?: Resync;
-  private epoch = 0;
-  private replay?: Replay;
+  /** Where the ordered stream stands, and the resynchronisation in progress. */
+  private readonly stream: StreamResync;
   /** What the table holds: J, the journal's unmatched entries, and the seat events they yield. */
   private readonly table: SeatEvents;
   /** What the byte-level decoder found in the current line (one object, reused). */
@@ -203,10 +166,6 @@ export class BridgeDriver extends EventEmitter {
   private lastValidAt = 0;
   private watchedLines = 0;
   private readonly commands: CommandChannel;
-  private snap?: Snapshot;
-  private presentInFlight = false;
-  private synced = false;
-  private readonly deferred = new Set<number>();
   /** Dropped lines not yet logged, by reason (logged once per burst). */
   private readonly burst = new Map<string, number>();
   private attempt = 0;
@@ -214,8 +173,6 @@ export class BridgeDriver extends EventEmitter {
   private lastBridgeStatus?: BridgeState;
   private reopenTimer?: NodeJS.Timeout;
   private watchTimer?: NodeJS.Timeout;
-  private snapshotTimer?: NodeJS.Timeout;
-  private recoveryTimer?: NodeJS.Timeout;
   private identTimer?: NodeJS.Timeout;
 
   constructor(options: BridgeDriverOptions) {
@@ -238,10 +195,6 @@ export class BridgeDriver extends EventEmitter {
       incompatibleRetryMs: options.incompatibleRetryMs ?? 3000,
       baudRate: options.baudRate ?? 115200,
     };
-    if (options.resume) {
-      this.boot = options.resume.boot;
-      this.last = options.resume.seq;
-    }
     this.commands = new CommandChannel(
       { stats: this.stats, isOpen: () => this.port?.isOpen === true, write: (line) => this.write(line) },
       this.opts.commandTimeoutMs,
@@ -249,7 +202,7 @@ export class BridgeDriver extends EventEmitter {
     );
     this.table = new SeatEvents(this.bridge, this.seatMap, this.decks, this.seats, {
       stats: this.stats,
-      boot: () => this.boot ?? 0,
+      boot: () => this.stream.boot ?? 0,
       event: (ev, origin) => {
         // safeEmit by hand for the one event of every card line: no rest-argument array per event.
         try {
@@ -262,6 +215,27 @@ export class BridgeDriver extends EventEmitter {
       wantsPresence: () => this.listenerCount('presence') > 0,
       presence: (change) => this.safeEmit('presence', change),
     });
+    this.stream = new StreamResync({
+      bridge: this.bridge,
+      stats: this.stats,
+      log: this.log,
+      commands: this.commands,
+      table: this.table,
+      snapshotTimeoutMs: this.opts.snapshotTimeoutMs,
+      isOpen: () => this.run === 'open',
+      isIdentified: () => this.identified,
+      readerStates: (status) => {
+        for (let r = 0; r < status.length; r++) {
+          const st = STATE_CHAR[status[r]];
+          this.setReader(r, st, st === 'faulted' ? this.readerCode[r] : undefined);
+        }
+      },
+      synced: (info) => this.safeEmit('synced', info),
+    });
+    if (options.resume) {
+      this.stream.boot = options.resume.boot;
+      this.stream.last = options.resume.seq;
+    }
     this.splitter = new ByteLineSplitter(
       (buf, start, end) => this.onLine(buf, start, end),
       (length) => this.onItem({ error: 'too-long', length }),
@@ -309,7 +283,8 @@ export class BridgeDriver extends EventEmitter {
 
   /** Where the ordered stream stands: the boot followed and the last seq applied in order. */
   position(): ResumePoint | undefined {
-    return this.boot === undefined ? undefined : { boot: this.boot, seq: this.last };
+    const { boot, last } = this.stream;
+    return boot === undefined ? undefined : { boot, seq: last };
   }
 
   /** J: the (reader, uid) pairs this driver considers present, plus unmatched journal entries. */
@@ -324,7 +299,7 @@ export class BridgeDriver extends EventEmitter {
 
   /** Ask for a snapshot and reconcile (§11); what it yields is order-unknown. */
   resync(): void {
-    if (this.identified) this.startPresent();
+    if (this.identified) this.stream.startPresent();
   }
 
   /**
@@ -385,7 +360,7 @@ export class BridgeDriver extends EventEmitter {
     this.splitter.reset();
     this.seq.reset();
     this.identified = false;
-    this.endResync();
+    this.stream.reset();
     this.online = false;
     this.lastValidAt = Date.now();
     this.watchedLines = this.stats.linesOk;
@@ -425,7 +400,7 @@ export class BridgeDriver extends EventEmitter {
     if (port !== this.port) return;
     this.port = undefined;
     this.commands.rejectAll('the port closed');
-    this.endResync();
+    this.stream.reset();
     clearTimeout(this.identTimer);
     this.identified = false;
     const wasOnline = this.online;
@@ -450,10 +425,9 @@ export class BridgeDriver extends EventEmitter {
   private clearTimers(): void {
     clearTimeout(this.reopenTimer);
     clearInterval(this.watchTimer);
-    clearTimeout(this.snapshotTimer);
-    clearTimeout(this.recoveryTimer);
     clearTimeout(this.identTimer);
-    this.reopenTimer = this.watchTimer = this.snapshotTimer = this.recoveryTimer = this.identTimer = undefined;
+    this.stream.clearTimers();
+    this.reopenTimer = this.watchTimer = this.identTimer = undefined;
   }
 
 
@@ -484,7 +458,7 @@ export class BridgeDriver extends EventEmitter {
     // Before identification the status stays "connecting"; identification reports "online".
     if (back && this.identified) {
       this.setBridgeStatus('online', 'valid lines again');
-      this.doubt('valid lines again after silence');
+      this.stream.doubt('valid lines again after silence');
     }
   }
 
@@ -636,7 +610,7 @@ export class BridgeDriver extends EventEmitter {
   private sequence(t: string, seq: number, boot: number): boolean {
     // A boot id other than the one followed: the device has reset and its hello was lost. Its lines
     // are judged from here as a new stream, not as stale lines of the old one.
-    const rebooted = (t === 'hb' || t === 'identity') && this.identified && this.boot !== undefined && boot !== this.boot;
+    const rebooted = (t === 'hb' || t === 'identity') && this.identified && this.stream.boot !== undefined && boot !== this.stream.boot;
     if (rebooted) this.seq.reset();
     const v = this.seq.accept(seq, t === 'hello');
     if (v.verdict === 'duplicate') {
@@ -645,12 +619,12 @@ export class BridgeDriver extends EventEmitter {
       return false;
     }
     this.endBurst();
-    if (rebooted) this.newBoot(boot, false);
+    if (rebooted) this.stream.newBoot(boot, false);
     else if (v.verdict === 'gap') {
       this.stats.gaps++;
       this.stats.lost += v.lost;
-      this.onGap(t);
-    } else if (v.verdict === 'in-order' && this.identified && !this.recovery) this.last = seq;
+      this.stream.onGap(t);
+    } else if (v.verdict === 'in-order' && this.identified && !this.stream.active) this.stream.last = seq;
     return true;
   }
 
@@ -660,7 +634,7 @@ export class BridgeDriver extends EventEmitter {
     this.drop(error);
     if (this.listenerCount('line-error') > 0) this.safeEmit('line-error', error, line);
     // The damaged line may have been an arrive/leave, or a line of a replay or snapshot.
-    this.doubt(`a damaged line (${error})`);
+    this.stream.doubt(`a damaged line (${error})`);
   }
 
   /** Counts a dropped line into the current burst (logged once when the burst ends). */
@@ -676,17 +650,6 @@ export class BridgeDriver extends EventEmitter {
     this.burst.clear();
   }
 
-  /** A seq gap at a line of type `t`: lines were lost before it. */
-  private onGap(t: string): void {
-    if (this.snap) this.discardSnapshot('a gap inside the snapshot');
-    if (this.replay) this.discardReplay('a gap inside the replay');
-    // A snapshot or replay that starts here is positioned after the gap: it covers the lost lines.
-    const rs = this.recovery;
-    if (t === 'snap' && rs && (rs.phase === 'present' || rs.thenPresent)) return;
-    if (t === 'replay' && rs?.phase === 'since') return;
-    this.doubt(`a seq gap before a ${t} line`);
-  }
-
   /**
    * Whether a sequenced line of type `t` is interpreted now (not before the identification), and
    * what it interrupts (a snapshot's or a replay's lines are consecutive).
@@ -698,15 +661,7 @@ export class BridgeDriver extends EventEmitter {
       this.stats.ignoredBeforeIdent++;
       return false;
     }
-    if (this.snap && t !== 'tag' && t !== 'snapend') {
-      // §11: a snapshot's lines are consecutive; anything else inside breaks it.
-      this.discardSnapshot(`a ${t} line inside the snapshot`);
-      if (t !== 'hello' && this.recovery) this.requestSnapshot(true);
-    }
-    if (this.replay && t !== 'rec' && t !== 'replayend') {
-      this.discardReplay(`a ${t} line inside the replay`);
-      if (t !== 'hello') this.resendSince();
-    }
+    this.stream.interrupt(t);
     return true;
   }
 
@@ -728,56 +683,23 @@ export class BridgeDriver extends EventEmitter {
       case 'leave':
         this.onCard(t, f.seq, f.reader as number, this.table.tag(f.uid as string));
         return;
-      case 'snap': {
-        this.presentInFlight = false;
-        clearTimeout(this.snapshotTimer);
-        const rs = this.recovery;
-        if (rs?.phase === 'since' && !rs.thenPresent) {
-          // J is behind the stream while a replay is awaited: a snapshot now would mix the two.
-          this.stats.snapshotsDiscarded++;
-          return;
-        }
-        this.snap = { hseq: f.hseq as number, total: f.total as number, tags: [] };
+      case 'snap':
+        this.stream.onSnap(f.hseq as number, f.total as number);
         return;
-      }
       case 'tag':
-        if (!this.snap) {
-          this.stats.strayTags++;
-          return;
-        }
-        this.snap.tags.push({ reader: f.reader as number, uid: f.uid as string });
-        if (this.snap.tags.length > this.snap.total) {
-          this.discardSnapshot('more tag lines than announced');
-          this.requestSnapshot(false);
-        }
+        this.stream.onTag(f.reader as number, f.uid as string);
         return;
       case 'snapend':
-        if (!this.snap) {
-          // The end of a snapshot whose start we did not see (or did not want).
-          this.stats.strayTags++;
-          if (this.recovery?.phase === 'present') this.requestSnapshot(true);
-          return;
-        }
-        this.finishSnapshot(f.seq, f.hseq as number, f.total as number, f.status as string);
+        this.stream.onSnapEnd(f.seq, f.hseq as number, f.total as number, f.status as string);
         return;
       case 'replay':
-        this.onReplayStart(f.hseq as number, f.count as number);
+        this.stream.onReplay(f.hseq as number, f.count as number);
         return;
       case 'rec':
-        if (!this.replay) {
-          this.stats.strayReplayLines++;
-          return;
-        }
-        this.onRecord(f.oseq as number, f.kind as 'arrive' | 'leave', f.reader as number, f.uid as string);
+        this.stream.onRec(f.oseq as number, f.kind as 'arrive' | 'leave', f.reader as number, f.uid as string);
         return;
       case 'replayend':
-        if (!this.replay) {
-          // The end of a replay whose start was lost: if it answered the since in force, ask again now.
-          this.stats.strayReplayLines++;
-          if (this.recovery?.phase === 'since' && this.recovery.acked) this.resendSince();
-          return;
-        }
-        this.finishReplay(f.seq, f.hseq as number, f.count as number);
+        this.stream.onReplayEnd(f.seq, f.hseq as number, f.count as number);
         return;
       case 'err':
         this.onErr(f);
@@ -787,7 +709,7 @@ export class BridgeDriver extends EventEmitter {
         if (t === 'nak') this.stats.naks++;
         const type = this.commands.answer(f);
         // Known at once, not in a promise continuation: the replay follows in the same chunk.
-        if (t === 'ack' && type === 'since' && this.recovery?.phase === 'since') this.recovery.acked = true;
+        if (t === 'ack' && type === 'since') this.stream.sinceAcked();
         return;
       }
     }
@@ -795,11 +717,11 @@ export class BridgeDriver extends EventEmitter {
 
   /** A live arrive/leave line, sequenced and interpreted. */
   private onCard(kind: 'arrive' | 'leave', seq: number, reader: number, tag: Tag): void {
-    if (this.recovery?.phase === 'since') {
+    if (this.stream.holding) {
       this.stats.held++; // inside the replay to come, which applies it in order
       return;
     }
-    this.table.applyOne(kind, reader, tag, false, seq, this.recovery !== undefined);
+    this.table.applyOne(kind, reader, tag, false, seq, this.stream.active);
   }
 
   // ---------------------------------------------------------------- identification and resets
@@ -809,7 +731,7 @@ export class BridgeDriver extends EventEmitter {
     this.stats.foreign++;
     if (this.identified) this.readersOffline();
     this.identified = false;
-    this.endResync();
+    this.stream.reset();
     clearTimeout(this.identTimer);
     if (!this.incompatible) {
       this.incompatible = true;
@@ -836,7 +758,7 @@ export class BridgeDriver extends EventEmitter {
     this.identified = true;
     this.setBridgeStatus('online', `reset: ${f.reset}`);
     this.sendSettings();
-    this.newBoot(f.boot, true);
+    this.stream.newBoot(f.boot, true);
   }
 
   private onIdentity(f: { fw: string; proto: number; readers: number; reset: string; uptimeS: number; boot: number }): void {
@@ -849,36 +771,7 @@ export class BridgeDriver extends EventEmitter {
     this.log.info({ bridge: this.bridge, fw: f.fw, readers: f.readers, uptimeS: f.uptimeS, boot: f.boot }, 'bridge identified');
     this.setBridgeStatus('online', `firmware ${f.fw}, ${f.readers} readers`);
     this.sendSettings();
-    if (this.boot === undefined) {
-      // Nothing to resume from: the snapshot says what lies on the table.
-      this.boot = f.boot;
-      this.last = 0;
-      this.startPresent();
-    } else if (f.boot === this.boot) {
-      // Reconnected, re-identified or restarted: ask for what was missed, in order.
-      this.startSince(this.boot, this.last, false);
-    } else {
-      this.newBoot(f.boot, false);
-    }
-  }
-
-  /**
-   * The device runs a new boot. With its hello seen, every line since is here: a snapshot
-   * reconciles what the old boot lost. Without it (lost), the new boot's lines may have been
-   * dropped as stale: replay them from 0 and take a snapshot right behind.
-   */
-  private newBoot(boot: number, helloSeen: boolean): void {
-    const prev = this.boot;
-    this.boot = boot;
-    this.last = 0;
-    this.stats.resets++;
-    if (prev !== undefined && prev !== boot) {
-      this.log.warn({ bridge: this.bridge, from: prev, to: boot, hello: helloSeen },
-        helloSeen ? 'the bridge restarted' : 'the bridge restarted; its hello was lost (new boot id)');
-    }
-    this.endResync();
-    if (helloSeen) this.startPresent();
-    else this.startSince(boot, 0, true);
+    this.stream.identified(f.boot);
   }
 
   private sendSettings(): void {
@@ -908,21 +801,21 @@ export class BridgeDriver extends EventEmitter {
       const st = STATE_CHAR[status[r]];
       const code = st === 'faulted' ? this.readerCode[r] : undefined;
       this.setReader(r, st, code);
-      if (st === 'ok' && this.deferred.has(r)) wake = true;
+      if (st === 'ok' && this.stream.deferred.has(r)) wake = true;
     }
-    if (this.recovery) return;
+    if (this.stream.active) return;
     if (wake) {
-      this.startPresent();
+      this.stream.startPresent();
       return;
     }
     // Doubt: the device's count for a settled reader differs from J, with the stream in order.
     // No replay can explain that: ask for a snapshot (§11).
-    if (this.synced && !this.table.unmatched && !this.presentInFlight) {
+    if (this.stream.synced && !this.table.unmatched && !this.stream.presentInFlight) {
       for (let r = 0; r < status.length; r++) {
         if (status[r] === 'O' && this.table.count(r) !== tags[r]) {
           this.stats.doubts++;
           this.log.info({ bridge: this.bridge, reader: r, device: tags[r], host: this.table.count(r) }, 'tag count differs; resynchronising');
-          this.startPresent();
+          this.stream.startPresent();
           return;
         }
       }
@@ -946,208 +839,12 @@ export class BridgeDriver extends EventEmitter {
       case 'overflow':
         this.stats.overflows++;
         this.log.warn({ bridge: this.bridge, dropped: f.dropped }, 'the bridge dropped lines (overflow)');
-        this.doubt('err overflow');
+        this.stream.doubt('err overflow');
         return;
       case 'line':
         this.stats.hostLineErrors++;
         this.log.warn({ bridge: this.bridge, code: f.code }, 'the bridge received a damaged host line');
         return;
     }
-  }
-
-  // ---------------------------------------------------------------- resynchronisation
-
-  /** Something may have been missed: get it back in order (or, failing that, reconcile). */
-  private doubt(why: string): void {
-    if (this.run !== 'open' || !this.identified) return; // the identification will resynchronise
-    const rs = this.recovery;
-    if (!rs) {
-      this.log.debug({ bridge: this.bridge, why, boot: this.boot, last: this.last }, 'doubt: asking for a replay');
-      if (this.boot === undefined) this.startPresent();
-      else this.startSince(this.boot, this.last, false);
-      return;
-    }
-    if (rs.phase === 'since') {
-      // The replay to come covers everything before it; but once the since was acked, the replay
-      // has started, so what was lost may be its first line.
-      if (rs.acked) this.resendSince();
-      return;
-    }
-    // Waiting for a snapshot: it covers the loss, unless the lost line was its `snap` (then the
-    // stray `snapend` asks again).
-    this.requestSnapshot(false);
-  }
-
-  private startSince(boot: number, after: number, thenPresent: boolean, tries = 0): void {
-    clearTimeout(this.recoveryTimer);
-    if (this.run !== 'open') return; // fed by receive(): nobody to ask
-    const epoch = ++this.epoch;
-    this.recovery = { phase: 'since', epoch, boot, after, thenPresent, acked: false, tries };
-    this.replay = undefined;
-    this.stats.sinceRequests++;
-    // An earlier since still waiting for its ack is superseded: its retries would only bring stray replays.
-    this.commands.cancel('since', 'superseded');
-    this.command('since', { boot, after }).then(
-      () => undefined,
-      (e: Error) => {
-        if (this.recovery?.epoch !== epoch) return;
-        const gone = e instanceof CommandError && e.nak === 'gone';
-        if (gone) this.stats.gone++;
-        this.log[gone ? 'info' : 'warn']({ bridge: this.bridge, boot, after, err: e.message },
-          gone ? 'the bridge no longer holds the lines missed: reconciling a snapshot (order unknown)' : 'since failed: reconciling a snapshot (order unknown)');
-        this.startPresent();
-      },
-    );
-    // After a reset the snapshot goes right behind the replay, so that no play comes between them.
-    if (thenPresent) this.requestSnapshot(true);
-    this.recoveryTimer = setTimeout(() => {
-      if (this.recovery?.epoch !== epoch) return;
-      this.stats.replayTimeouts++;
-      this.resendSince();
-    }, this.opts.snapshotTimeoutMs);
-  }
-
-  /**
-   * Ask again from where the replay got to (a broken or missing replay); after SINCE_TRIES in a row
-   * without a single record, fall back to a snapshot.
-   */
-  private resendSince(): void {
-    const rs = this.recovery;
-    if (rs?.phase !== 'since') return;
-    if (rs.tries + 1 >= SINCE_TRIES) {
-      this.log.warn({ bridge: this.bridge, boot: rs.boot, after: this.last }, 'no replay came through: reconciling a snapshot (order unknown)');
-      this.startPresent();
-      return;
-    }
-    this.startSince(rs.boot, this.last, rs.thenPresent, rs.tries + 1);
-  }
-
-  private startPresent(): void {
-    clearTimeout(this.recoveryTimer);
-    if (this.run !== 'open') return;
-    this.recovery = { phase: 'present', epoch: ++this.epoch };
-    this.replay = undefined;
-    this.requestSnapshot(false);
-  }
-
-  /** Forget any resynchronisation in progress (port closed, new boot, foreign hello). */
-  private endResync(): void {
-    this.recovery = undefined;
-    this.replay = undefined;
-    this.snap = undefined;
-    this.presentInFlight = false;
-    this.epoch++;
-    clearTimeout(this.recoveryTimer);
-    clearTimeout(this.snapshotTimer);
-  }
-
-  private onReplayStart(hseq: number, count: number): void {
-    // The replay line answers its since even when the ack was lost.
-    this.commands.acked(hseq, 'since', { seq: 0, type: 'ack', hseq, cmd: 'since' });
-    const rs = this.recovery;
-    if (rs?.phase !== 'since') {
-      this.stats.strayReplayLines++; // an answer to a since already served
-      return;
-    }
-    rs.acked = true;
-    if (count > MAX_REPLAY) {
-      this.log.warn({ bridge: this.bridge, count }, 'a replay longer than any device log: reconciling a snapshot instead');
-      this.startPresent();
-      return;
-    }
-    this.replay = { hseq, count, got: 0, places: this.stats.places, lifts: this.stats.lifts };
-  }
-
-  /** One replayed record, in order: applied unless already applied (not after `last`). */
-  private onRecord(oseq: number, kind: 'arrive' | 'leave', reader: number, uid: string): void {
-    const rp = this.replay!;
-    const rs = this.recovery as Extract<Resync, { phase: 'since' }>;
-    if (++rp.got > rp.count) {
-      this.discardReplay('more records than announced');
-      this.resendSince();
-      return;
-    }
-    if (!seqAfter(oseq, this.last)) {
-      this.stats.replaySkipped++;
-      return;
-    }
-    this.last = oseq;
-    rs.tries = 0; // progress: a damaged replay is asked again from here, as often as it helps
-    this.table.applyOne(kind, reader, this.table.tag(uid), false, oseq, rs.thenPresent);
-  }
-
-  private discardReplay(why: string): void {
-    this.replay = undefined;
-    this.stats.replaysDiscarded++;
-    this.log.debug({ bridge: this.bridge, why }, 'replay discarded');
-  }
-
-  private finishReplay(endSeq: number, hseq: number, count: number): void {
-    const rp = this.replay!;
-    this.replay = undefined;
-    const rs = this.recovery as Extract<Resync, { phase: 'since' }>;
-    if (hseq !== rp.hseq || count !== rp.count || rp.got !== rp.count) {
-      this.discardReplay(`announced ${rp.count} records, got ${rp.got}, end says ${count}`);
-      this.resendSince();
-      return;
-    }
-    this.stats.replays++;
-    clearTimeout(this.recoveryTimer);
-    // The replay covers every line before it: the ordered stream resumes after its end.
-    this.last = endSeq;
-    this.synced = true;
-    const places = this.stats.places - rp.places;
-    const lifts = this.stats.lifts - rp.lifts;
-    this.log[places + lifts > 0 ? 'info' : 'debug']({ bridge: this.bridge, boot: rs.boot, after: rs.after, records: count, places, lifts }, 'replay applied');
-    if (rs.thenPresent) {
-      // The snapshot asked for with the since is on its way.
-      this.recovery = { phase: 'present', epoch: ++this.epoch };
-    } else this.recovery = undefined;
-    this.safeEmit('synced', { bridge: this.bridge, via: 'replay', hseq, total: count, places, lifts, deferred: [] });
-  }
-
-  private requestSnapshot(force: boolean): void {
-    if (this.run !== 'open' || !this.identified) return;
-    if (this.presentInFlight && !force) return;
-    this.presentInFlight = true;
-    this.command('present').catch((e: Error) => this.log.debug({ bridge: this.bridge, err: e.message }, 'present failed'));
-    clearTimeout(this.snapshotTimer);
-    this.snapshotTimer = setTimeout(() => {
-      if (!this.presentInFlight) return;
-      this.stats.snapshotTimeouts++;
-      this.presentInFlight = false;
-      this.requestSnapshot(false);
-    }, this.opts.snapshotTimeoutMs);
-  }
-
-  private discardSnapshot(why: string): void {
-    this.snap = undefined;
-    this.stats.snapshotsDiscarded++;
-    this.log.debug({ bridge: this.bridge, why }, 'snapshot discarded');
-  }
-
-  private finishSnapshot(endSeq: number, hseq: number, total: number, status: string): void {
-    const s = this.snap!;
-    this.snap = undefined;
-    if (total !== s.total || s.tags.length !== s.total) {
-      this.discardSnapshot(`announced ${s.total} tags, got ${s.tags.length}, end says ${total}`);
-      this.requestSnapshot(false);
-      return;
-    }
-    this.stats.snapshots++;
-    for (let r = 0; r < status.length; r++) {
-      const st = STATE_CHAR[status[r]];
-      this.setReader(r, st, st === 'faulted' ? this.readerCode[r] : undefined);
-    }
-    const { places, lifts, deferred } = this.table.reconcile(s.tags, status, endSeq);
-    this.deferred.clear();
-    for (const r of deferred) this.deferred.add(r);
-    this.synced = true;
-    // The snapshot covers every line before it: the ordered stream resumes after its end.
-    this.last = endSeq;
-    if (this.recovery && this.recovery.phase === 'present') this.recovery = undefined;
-    else if (this.recovery?.phase === 'since' && this.recovery.thenPresent) this.endResync();
-    this.log[places + lifts > 0 ? 'info' : 'debug']({ bridge: this.bridge, total, places, lifts, deferred: [...deferred] }, 'snapshot reconciled (order unknown)');
-    this.safeEmit('synced', { bridge: this.bridge, via: 'snapshot', hseq, total, places, lifts, deferred: [...deferred].sort() });
   }
 }

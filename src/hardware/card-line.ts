@@ -11,6 +11,7 @@ import { BOOT_MAX, BOOT_MIN, codecParts, MAX_LINE, MAX_READERS, SEQ_MAX } from '
 
 const CRC_TABLE = codecParts.CRC_TABLE;
 
+/** The kinds of line decodeCardLine takes (CardLine.kind). */
 export const CARD_ARRIVE = 1;
 export const CARD_LEAVE = 2;
 export const CARD_HB = 3;

@@ -209,6 +209,7 @@ export interface BridgeDriverEvents {
   'line-error': [error: Exclude<LineError, 'empty'>, line: string];
 }
 
+/** A host command that failed: refused (`nak`), unanswered (`timeout`) or cut off (`closed`). */
 export class CommandError extends Error {
   constructor(
     message: string,

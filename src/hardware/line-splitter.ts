@@ -54,6 +54,7 @@ export class ByteLineSplitter {
     private readonly onTooLong: (length: number) => void,
   ) {}
 
+  /** Feeds received bytes: every line they complete is handed over before this returns. */
   push(chunk: Buffer): void {
     let start = 0;
     const n = chunk.length;
