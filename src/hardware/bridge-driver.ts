@@ -54,14 +54,11 @@
 // bridges sharing a SeatPresence, see MultiBridge) lie under one seat, a card is placed when the
 // first of them sees it and lifted when the last one loses it.
 import { EventEmitter } from 'node:events';
-import { realpath } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { SerialPortStream } from '@serialport/stream';
 import { CARD_ARRIVE, CARD_HB, type CardLine, decodeCardLine, newCardLine } from './card-line.js';
 import { CommandChannel } from './command-channel.js';
 import { DeckSet } from './deck.js';
 import {
-  type BindingInterface,
   type BridgeDriverEvents,
   type BridgeDriverOptions,
   type BridgeState,
@@ -90,6 +87,7 @@ import { SeatMap } from './seat-map.js';
 import { SeatEvents } from './seat-events.js';
 import { StreamResync } from './stream-resync.js';
 import { SeatPresence } from './seat-presence.js';
+import { SerialLink, type SerialLinkHost } from './serial-link.js';
 
 // The driver's modules, re-exported: importers of bridge-driver.js see the API it always had.
 export * from './driver-types.js';
@@ -101,13 +99,8 @@ const NO_LOG: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 // ------------------------------------------------------------------ the driver
 
-/** The platform binding of `serialport`, loaded on first use (tests inject MockBinding instead). */
-let defaultBinding: BindingInterface | undefined;
-
 const STATE_CHAR: Record<string, ReaderStatus> = { O: 'ok', W: 'warming', F: 'faulted' };
 const MAX_READERS = 8;
-
-type RunState = 'idle' | 'opening' | 'open' | 'waiting' | 'stopped';
 
 export interface BridgeDriver {
   on<K extends keyof BridgeDriverEvents>(event: K, listener: (...args: BridgeDriverEvents[K]) => void): this;
@@ -135,15 +128,14 @@ export class BridgeDriver extends EventEmitter {
       | 'baudRate'
     >
   >;
-  private readonly binding?: BindingInterface;
   private readonly seatMap: SeatMap;
   private readonly decks: DeckSet;
   private readonly seats: SeatPresence;
   private readonly settings?: { pollMs: number; misses: number };
   private readonly log: Logger;
 
-  private run: RunState = 'idle';
-  private port?: SerialPortStream;
+  /** The serial port, reopened when lost. */
+  private readonly link: SerialLink;
   private readonly splitter: ByteLineSplitter;
   /** The stream position (gaps, duplicates); `last` below is how far the play is applied. */
   private readonly seq = new SeqTracker();
@@ -168,10 +160,7 @@ export class BridgeDriver extends EventEmitter {
   private readonly commands: CommandChannel;
   /** Dropped lines not yet logged, by reason (logged once per burst). */
   private readonly burst = new Map<string, number>();
-  private attempt = 0;
-  private opens = 0;
   private lastBridgeStatus?: BridgeState;
-  private reopenTimer?: NodeJS.Timeout;
   private watchTimer?: NodeJS.Timeout;
   private identTimer?: NodeJS.Timeout;
 
@@ -179,7 +168,6 @@ export class BridgeDriver extends EventEmitter {
     super();
     this.path = options.path;
     this.bridge = options.bridgeId ?? basename(options.path);
-    this.binding = options.binding;
     this.seatMap = options.seatMap ?? SeatMap.default();
     this.decks = options.decks ?? new DeckSet();
     this.seats = options.seatPresence ?? new SeatPresence();
@@ -195,8 +183,13 @@ export class BridgeDriver extends EventEmitter {
       incompatibleRetryMs: options.incompatibleRetryMs ?? 3000,
       baudRate: options.baudRate ?? 115200,
     };
+    this.link = new SerialLink(this.linkHost(), options.binding, {
+      baudRate: this.opts.baudRate,
+      reconnectMinMs: this.opts.reconnectMinMs,
+      reconnectMaxMs: this.opts.reconnectMaxMs,
+    });
     this.commands = new CommandChannel(
-      { stats: this.stats, isOpen: () => this.port?.isOpen === true, write: (line) => this.write(line) },
+      { stats: this.stats, isOpen: () => this.link.isOpen, write: (line) => this.link.write(line) },
       this.opts.commandTimeoutMs,
       this.opts.commandAttempts,
     );
@@ -222,7 +215,7 @@ export class BridgeDriver extends EventEmitter {
       commands: this.commands,
       table: this.table,
       snapshotTimeoutMs: this.opts.snapshotTimeoutMs,
-      isOpen: () => this.run === 'open',
+      isOpen: () => this.link.state === 'open',
       isIdentified: () => this.identified,
       readerStates: (status) => {
         for (let r = 0; r < status.length; r++) {
@@ -247,27 +240,20 @@ export class BridgeDriver extends EventEmitter {
 
   /** Opens the port (and keeps reopening it when lost) until `stop()`. */
   start(): void {
-    if (this.run !== 'idle' && this.run !== 'stopped') return;
-    this.run = 'waiting';
-    this.attempt = 0;
+    if (!this.link.arm()) return;
     this.setBridgeStatus('connecting');
     const period = Math.max(10, Math.min(1000, Math.floor(this.opts.heartbeatTimeoutMs / 4)));
     this.watchTimer = setInterval(() => this.watch(), period);
-    void this.open();
+    void this.link.open();
   }
 
   /** Closes the port and stops reconnecting. Pending commands are rejected. */
   async stop(): Promise<void> {
-    const wasRunning = this.run !== 'stopped' && this.run !== 'idle';
-    this.run = 'stopped';
+    const wasRunning = this.link.stop();
     this.clearTimers();
     this.commands.rejectAll('the driver was stopped');
     this.endBurst();
-    const port = this.port;
-    this.port = undefined;
-    if (port?.isOpen) {
-      await new Promise<void>((res) => port.close(() => res()));
-    }
+    await this.link.close();
     if (wasRunning) this.setBridgeStatus('stopped');
   }
 
@@ -315,127 +301,62 @@ export class BridgeDriver extends EventEmitter {
     this.splitter.push(chunk);
   }
 
-  // ---------------------------------------------------------------- port handling
+  // ---------------------------------------------------------------- the connection
 
-  private createPort(): SerialPortStream {
-    return new SerialPortStream({
-      binding: this.binding ?? (defaultBinding as BindingInterface),
+  private linkHost(): SerialLinkHost {
+    return {
+      bridge: this.bridge,
       path: this.path,
-      baudRate: this.opts.baudRate,
-      autoOpen: false,
-    });
-  }
-
-  private async open(): Promise<void> {
-    if (this.run !== 'waiting') return;
-    this.run = 'opening';
-    if (!this.binding && !defaultBinding) {
-      try {
-        // The module that defines SerialPort alone: the package's index also loads its ten parsers, which we never use.
-        defaultBinding = (await import('serialport/dist/serialport.js')).SerialPort.binding as unknown as BindingInterface;
-      } catch (e) {
-        this.log.error({ bridge: this.bridge, err: (e as Error).message }, 'cannot load the serialport binding');
-      }
-    }
-    let port: SerialPortStream;
-    try {
-      port = this.createPort();
-    } catch (e) {
-      this.openFailed(e as Error);
-      return;
-    }
-    port.on('error', (err: Error) => this.log.warn({ bridge: this.bridge, err: err.message }, 'serial port error'));
-    const err = await new Promise<Error | null>((res) => port.open((e) => res(e ?? null)));
-    if ((this.run as RunState) === 'stopped') {
-      if (!err && port.isOpen) port.close();
-      return;
-    }
-    if (err) {
-      this.openFailed(err);
-      return;
-    }
-    this.run = 'open';
-    this.port = port;
-    if (this.opens++ > 0) this.stats.reconnects++;
-    this.splitter.reset();
-    this.seq.reset();
-    this.identified = false;
-    this.stream.reset();
-    this.online = false;
-    this.lastValidAt = Date.now();
-    this.watchedLines = this.stats.linesOk;
-    realpath(this.path).then(
-      (real) => this.log.info({ bridge: this.bridge, path: this.path, device: real }, 'bridge port open'),
-      () => this.log.info({ bridge: this.bridge, path: this.path }, 'bridge port open'),
-    );
-    // §12.1: flush input, then a bare "\n" ends any half line in the device's input buffer.
-    port.on('close', (e: Error | null) => this.onClose(port, e));
-    await new Promise<void>((res) => port.flush(() => res()));
-    if (this.port !== port) return;
-    port.on('data', (chunk: Buffer) => this.onData(chunk));
-    this.write('\n');
-    this.identify();
-  }
-
-  private openFailed(err: Error): void {
-    this.stats.openFailures++;
-    this.run = 'waiting';
-    const level = this.attempt === 0 ? 'warn' : 'debug';
-    this.log[level]({ bridge: this.bridge, path: this.path, err: err.message }, 'cannot open the bridge port; retrying');
-    if (this.lastBridgeStatus !== 'connecting' && this.lastBridgeStatus !== 'disconnected') {
-      this.setBridgeStatus('disconnected', err.message);
-    }
-    this.scheduleReopen();
-  }
-
-  private scheduleReopen(): void {
-    if (this.run !== 'waiting') return;
-    const delay = Math.min(this.opts.reconnectMaxMs, this.opts.reconnectMinMs * 2 ** Math.min(this.attempt, 20));
-    this.attempt++;
-    clearTimeout(this.reopenTimer);
-    this.reopenTimer = setTimeout(() => void this.open(), delay);
-  }
-
-  private onClose(port: SerialPortStream, err: Error | null): void {
-    if (port !== this.port) return;
-    this.port = undefined;
-    this.commands.rejectAll('the port closed');
-    this.stream.reset();
-    clearTimeout(this.identTimer);
-    this.identified = false;
-    const wasOnline = this.online;
-    this.online = false;
-    if (this.run === 'stopped') return;
-    this.run = 'waiting';
-    const disconnected = Boolean((err as { disconnected?: boolean } | null)?.disconnected);
-    this.log.warn({ bridge: this.bridge, err: err?.message, disconnected }, 'bridge port closed; reopening');
-    if (wasOnline) this.readersOffline();
-    this.setBridgeStatus('disconnected', err?.message ?? 'port closed');
-    this.scheduleReopen();
-  }
-
-  private write(text: string): void {
-    const port = this.port;
-    if (!port?.isOpen) return;
-    port.write(text, (e) => {
-      if (e) this.log.debug({ bridge: this.bridge, err: e.message }, 'write failed');
-    });
+      log: this.log,
+      stats: this.stats,
+      opened: () => {
+        this.splitter.reset();
+        this.seq.reset();
+        this.identified = false;
+        this.stream.reset();
+        this.online = false;
+        this.lastValidAt = Date.now();
+        this.watchedLines = this.stats.linesOk;
+      },
+      data: (chunk) => this.splitter.push(chunk),
+      ready: () => {
+        this.link.write('\n');
+        this.identify();
+      },
+      openFailed: (err, first) => {
+        this.log[first ? 'warn' : 'debug']({ bridge: this.bridge, path: this.path, err: err.message }, 'cannot open the bridge port; retrying');
+        if (this.lastBridgeStatus !== 'connecting' && this.lastBridgeStatus !== 'disconnected') {
+          this.setBridgeStatus('disconnected', err.message);
+        }
+      },
+      closed: (err, stopped) => {
+        this.commands.rejectAll('the port closed');
+        this.stream.reset();
+        clearTimeout(this.identTimer);
+        this.identified = false;
+        const wasOnline = this.online;
+        this.online = false;
+        if (stopped) return;
+        const disconnected = Boolean((err as { disconnected?: boolean } | null)?.disconnected);
+        this.log.warn({ bridge: this.bridge, err: err?.message, disconnected }, 'bridge port closed; reopening');
+        if (wasOnline) this.readersOffline();
+        this.setBridgeStatus('disconnected', err?.message ?? 'port closed');
+      },
+    };
   }
 
   private clearTimers(): void {
-    clearTimeout(this.reopenTimer);
     clearInterval(this.watchTimer);
     clearTimeout(this.identTimer);
     this.stream.clearTimers();
-    this.reopenTimer = this.watchTimer = this.identTimer = undefined;
+    this.watchTimer = this.identTimer = undefined;
   }
-
 
   // ---------------------------------------------------------------- liveness
 
   private watch(): void {
     this.endBurst();
-    if (this.run !== 'open') return;
+    if (this.link.state !== 'open') return;
     // Liveness from the valid-line counter (no clock read per line).
     const now = Date.now();
     if (this.stats.linesOk !== this.watchedLines) {
@@ -452,7 +373,7 @@ export class BridgeDriver extends EventEmitter {
 
   private goOnline(): void {
     this.online = true;
-    this.attempt = 0;
+    this.link.resetBackoff();
     const back = this.everOnline;
     this.everOnline = true;
     // Before identification the status stays "connecting"; identification reports "online".
@@ -502,10 +423,6 @@ export class BridgeDriver extends EventEmitter {
   }
 
   // ---------------------------------------------------------------- lines
-
-  private onData(chunk: Buffer): void {
-    this.splitter.push(chunk);
-  }
 
   /**
    * A received line, as bytes valid during this call only. The lines of play (arrive, leave, hb)
@@ -600,7 +517,7 @@ export class BridgeDriver extends EventEmitter {
   /** A valid device line: counted, and the bridge is online again if it was not. */
   private countValid(): void {
     this.stats.linesOk++;
-    if (!this.online && this.run === 'open') this.goOnline();
+    if (!this.online && this.link.state === 'open') this.goOnline();
   }
 
   /**
@@ -784,7 +701,7 @@ export class BridgeDriver extends EventEmitter {
   /** Sends `ident` until a valid identity comes; `firstMs`: delay of the first one. */
   private identify(firstMs = 0): void {
     clearTimeout(this.identTimer);
-    if (this.run !== 'open' || this.identified) return;
+    if (this.link.state !== 'open' || this.identified) return;
     const again = () => this.identify();
     if (firstMs > 0) {
       this.identTimer = setTimeout(again, firstMs);
