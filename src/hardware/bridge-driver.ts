@@ -55,6 +55,7 @@
 // first of them sees it and lifted when the last one loses it.
 import { EventEmitter } from 'node:events';
 import { basename } from 'node:path';
+import { Handshake } from './bridge-handshake.js';
 import { CARD_ARRIVE, CARD_HB, type CardLine, decodeCardLine, newCardLine } from './card-line.js';
 import { CommandChannel } from './command-channel.js';
 import { DeckSet } from './deck.js';
@@ -149,10 +150,8 @@ export class BridgeDriver extends EventEmitter {
   private lastStatus = '';
   private readonly readerState: (ReaderStatus | undefined)[] = new Array(MAX_READERS).fill(undefined);
   private readonly readerCode: (string | undefined)[] = new Array(MAX_READERS).fill(undefined);
-  private identified = false;
-  /** The bridge announced another protocol version and has not announced v2 since. */
-  private incompatible = false;
-  private device?: { fw: string; proto: number; readers: number; reset: string; uptimeS?: number; boot?: number };
+  /** Who the bridge is and which protocol it speaks. */
+  private readonly handshake: Handshake;
   private online = false;
   private everOnline = false;
   private lastValidAt = 0;
@@ -162,7 +161,6 @@ export class BridgeDriver extends EventEmitter {
   private readonly burst = new Map<string, number>();
   private lastBridgeStatus?: BridgeState;
   private watchTimer?: NodeJS.Timeout;
-  private identTimer?: NodeJS.Timeout;
 
   constructor(options: BridgeDriverOptions) {
     super();
@@ -216,7 +214,7 @@ export class BridgeDriver extends EventEmitter {
       table: this.table,
       snapshotTimeoutMs: this.opts.snapshotTimeoutMs,
       isOpen: () => this.link.state === 'open',
-      isIdentified: () => this.identified,
+      isIdentified: () => this.handshake.identified,
       readerStates: (status) => {
         for (let r = 0; r < status.length; r++) {
           const st = STATE_CHAR[status[r]];
@@ -224,6 +222,18 @@ export class BridgeDriver extends EventEmitter {
         }
       },
       synced: (info) => this.safeEmit('synced', info),
+    });
+    this.handshake = new Handshake({
+      bridge: this.bridge,
+      log: this.log,
+      stats: this.stats,
+      stream: this.stream,
+      commands: this.commands,
+      settings: this.settings,
+      timing: this.opts,
+      isOpen: () => this.link.state === 'open',
+      setBridgeStatus: (status, detail) => this.setBridgeStatus(status, detail),
+      readersOffline: () => this.readersOffline(),
     });
     if (options.resume) {
       this.stream.boot = options.resume.boot;
@@ -264,7 +274,7 @@ export class BridgeDriver extends EventEmitter {
 
   /** The device's hello/identity, once known. */
   deviceInfo(): { fw: string; proto: number; readers: number; reset: string; uptimeS?: number; boot?: number } | undefined {
-    return this.device ? { ...this.device } : undefined;
+    return this.handshake.device ? { ...this.handshake.device } : undefined;
   }
 
   /** Where the ordered stream stands: the boot followed and the last seq applied in order. */
@@ -285,7 +295,7 @@ export class BridgeDriver extends EventEmitter {
 
   /** Ask for a snapshot and reconcile (§11); what it yields is order-unknown. */
   resync(): void {
-    if (this.identified) this.stream.startPresent();
+    if (this.handshake.identified) this.stream.startPresent();
   }
 
   /**
@@ -312,7 +322,7 @@ export class BridgeDriver extends EventEmitter {
       opened: () => {
         this.splitter.reset();
         this.seq.reset();
-        this.identified = false;
+        this.handshake.identified = false;
         this.stream.reset();
         this.online = false;
         this.lastValidAt = Date.now();
@@ -321,7 +331,7 @@ export class BridgeDriver extends EventEmitter {
       data: (chunk) => this.splitter.push(chunk),
       ready: () => {
         this.link.write('\n');
-        this.identify();
+        this.handshake.identify();
       },
       openFailed: (err, first) => {
         this.log[first ? 'warn' : 'debug']({ bridge: this.bridge, path: this.path, err: err.message }, 'cannot open the bridge port; retrying');
@@ -332,8 +342,7 @@ export class BridgeDriver extends EventEmitter {
       closed: (err, stopped) => {
         this.commands.rejectAll('the port closed');
         this.stream.reset();
-        clearTimeout(this.identTimer);
-        this.identified = false;
+        this.handshake.forget();
         const wasOnline = this.online;
         this.online = false;
         if (stopped) return;
@@ -347,9 +356,9 @@ export class BridgeDriver extends EventEmitter {
 
   private clearTimers(): void {
     clearInterval(this.watchTimer);
-    clearTimeout(this.identTimer);
+    this.handshake.stopAsking();
     this.stream.clearTimers();
-    this.watchTimer = this.identTimer = undefined;
+    this.watchTimer = undefined;
   }
 
   // ---------------------------------------------------------------- liveness
@@ -377,14 +386,14 @@ export class BridgeDriver extends EventEmitter {
     const back = this.everOnline;
     this.everOnline = true;
     // Before identification the status stays "connecting"; identification reports "online".
-    if (back && this.identified) {
+    if (back && this.handshake.identified) {
       this.setBridgeStatus('online', 'valid lines again');
       this.stream.doubt('valid lines again after silence');
     }
   }
 
   private readersOffline(): void {
-    const n = this.device?.readers ?? MAX_READERS;
+    const n = this.handshake.device?.readers ?? MAX_READERS;
     for (let r = 0; r < n; r++) {
       if (this.readerState[r] !== undefined) this.setReader(r, 'offline');
     }
@@ -405,10 +414,10 @@ export class BridgeDriver extends EventEmitter {
     this.lastBridgeStatus = status;
     const ev: BridgeStatusEvent = { type: 'bridge-status', bridge: this.bridge, path: this.path, status };
     if (detail) ev.detail = detail;
-    if (this.device) {
-      ev.fw = this.device.fw;
-      ev.proto = this.device.proto;
-      ev.readers = this.device.readers;
+    if (this.handshake.device) {
+      ev.fw = this.handshake.device.fw;
+      ev.proto = this.handshake.device.proto;
+      ev.readers = this.handshake.device.readers;
     }
     this.safeEmit('bridge-status', ev);
   }
@@ -490,7 +499,7 @@ export class BridgeDriver extends EventEmitter {
       const proto = r.error === 'missing-field' || r.error === 'extra-field' || r.error === 'bad-field' ? announcedProto(item) : undefined;
       if (proto !== undefined && proto !== PROTOCOL_VERSION) {
         this.stats.linesOk++;
-        this.onForeign(proto, item.split(' ')[2] ?? '?');
+        this.handshake.onForeign(proto, item.split(' ')[2] ?? '?');
         return;
       }
       this.bad(r.error, item);
@@ -506,7 +515,7 @@ export class BridgeDriver extends EventEmitter {
     const t = f.type;
     if ((t === 'hello' || t === 'identity') && f.proto !== PROTOCOL_VERSION) {
       // Not fed to the seq tracker: a foreign line tells nothing about this device's stream.
-      this.onForeign(f.proto as number, f.fw as string);
+      this.handshake.onForeign(f.proto as number, f.fw as string);
       return;
     }
     if (!this.sequence(t, f.seq, t === 'hb' || t === 'identity' ? (f.boot as number) : 0)) return;
@@ -527,7 +536,7 @@ export class BridgeDriver extends EventEmitter {
   private sequence(t: string, seq: number, boot: number): boolean {
     // A boot id other than the one followed: the device has reset and its hello was lost. Its lines
     // are judged from here as a new stream, not as stale lines of the old one.
-    const rebooted = (t === 'hb' || t === 'identity') && this.identified && this.stream.boot !== undefined && boot !== this.stream.boot;
+    const rebooted = (t === 'hb' || t === 'identity') && this.handshake.identified && this.stream.boot !== undefined && boot !== this.stream.boot;
     if (rebooted) this.seq.reset();
     const v = this.seq.accept(seq, t === 'hello');
     if (v.verdict === 'duplicate') {
@@ -541,7 +550,7 @@ export class BridgeDriver extends EventEmitter {
       this.stats.gaps++;
       this.stats.lost += v.lost;
       this.stream.onGap(t);
-    } else if (v.verdict === 'in-order' && this.identified && !this.stream.active) this.stream.last = seq;
+    } else if (v.verdict === 'in-order' && this.handshake.identified && !this.stream.active) this.stream.last = seq;
     return true;
   }
 
@@ -572,7 +581,7 @@ export class BridgeDriver extends EventEmitter {
    * what it interrupts (a snapshot's or a replay's lines are consecutive).
    */
   private interpreted(t: string): boolean {
-    if (!this.identified && t !== 'hello' && t !== 'identity' && t !== 'ack' && t !== 'nak') {
+    if (!this.handshake.identified && t !== 'hello' && t !== 'identity' && t !== 'ack' && t !== 'nak') {
       // §1/§12: do not interpret the stream before the protocol version is known. A resync after
       // the identification covers what is skipped here.
       this.stats.ignoredBeforeIdent++;
@@ -586,10 +595,10 @@ export class BridgeDriver extends EventEmitter {
     const t = f.type;
     switch (t) {
       case 'hello':
-        this.onHello(f as Frame & { fw: string; proto: number; readers: number; reset: string; boot: number });
+        this.handshake.onHello(f as Frame & { fw: string; proto: number; readers: number; reset: string; boot: number });
         return;
       case 'identity':
-        this.onIdentity(f as Frame & { fw: string; proto: number; readers: number; reset: string; uptimeS: number; boot: number });
+        this.handshake.onIdentity(f as Frame & { fw: string; proto: number; readers: number; reset: string; uptimeS: number; boot: number });
         return;
       case 'cfg':
         return;
@@ -642,75 +651,6 @@ export class BridgeDriver extends EventEmitter {
   }
 
   // ---------------------------------------------------------------- identification and resets
-
-  /** A hello/identity of a protocol this driver does not implement: report it, keep listening. */
-  private onForeign(proto: number, fw: string): void {
-    this.stats.foreign++;
-    if (this.identified) this.readersOffline();
-    this.identified = false;
-    this.stream.reset();
-    clearTimeout(this.identTimer);
-    if (!this.incompatible) {
-      this.incompatible = true;
-      const detail = `the bridge speaks protocol ${proto} (firmware ${fw}); this daemon implements ${PROTOCOL_VERSION}. Its lines are ignored until it announces protocol ${PROTOCOL_VERSION}.`;
-      this.log.error({ bridge: this.bridge, proto, fw }, detail);
-      this.setBridgeStatus('incompatible', detail);
-    }
-    // A stray foreign line must not cost seconds of play: ask at once, then every few seconds.
-    this.identify(this.opts.commandTimeoutMs);
-  }
-
-  /** The bridge speaks our protocol (again): say so once if it was reported incompatible. */
-  private compatibleAgain(): void {
-    if (!this.incompatible) return;
-    this.incompatible = false;
-    this.log.info({ bridge: this.bridge }, `the bridge announces protocol ${PROTOCOL_VERSION} again`);
-  }
-
-  private onHello(f: { fw: string; proto: number; readers: number; reset: string; boot: number }): void {
-    this.device = { fw: f.fw, proto: f.proto, readers: f.readers, reset: f.reset, boot: f.boot };
-    this.compatibleAgain();
-    this.log.info({ bridge: this.bridge, fw: f.fw, readers: f.readers, reset: f.reset, boot: f.boot }, 'bridge hello (device reset)');
-    clearTimeout(this.identTimer);
-    this.identified = true;
-    this.setBridgeStatus('online', `reset: ${f.reset}`);
-    this.sendSettings();
-    this.stream.newBoot(f.boot, true);
-  }
-
-  private onIdentity(f: { fw: string; proto: number; readers: number; reset: string; uptimeS: number; boot: number }): void {
-    this.device = { fw: f.fw, proto: f.proto, readers: f.readers, reset: f.reset, uptimeS: f.uptimeS, boot: f.boot };
-    this.compatibleAgain();
-    clearTimeout(this.identTimer);
-    // Identified already: a new boot was handled in onItem.
-    if (this.identified) return;
-    this.identified = true;
-    this.log.info({ bridge: this.bridge, fw: f.fw, readers: f.readers, uptimeS: f.uptimeS, boot: f.boot }, 'bridge identified');
-    this.setBridgeStatus('online', `firmware ${f.fw}, ${f.readers} readers`);
-    this.sendSettings();
-    this.stream.identified(f.boot);
-  }
-
-  private sendSettings(): void {
-    if (!this.settings) return;
-    this.command('set', { pollMs: this.settings.pollMs, misses: this.settings.misses }).catch((e: Error) =>
-      this.log.warn({ bridge: this.bridge, err: e.message }, 'set failed'),
-    );
-  }
-
-  /** Sends `ident` until a valid identity comes; `firstMs`: delay of the first one. */
-  private identify(firstMs = 0): void {
-    clearTimeout(this.identTimer);
-    if (this.link.state !== 'open' || this.identified) return;
-    const again = () => this.identify();
-    if (firstMs > 0) {
-      this.identTimer = setTimeout(again, firstMs);
-      return;
-    }
-    this.command('ident').catch(() => undefined);
-    const wait = this.incompatible ? this.opts.incompatibleRetryMs : this.opts.commandTimeoutMs * (this.opts.commandAttempts + 1);
-    this.identTimer = setTimeout(again, wait);
-  }
 
   private onHeartbeat(status: string, tags: number[]): void {
     let wake = false;
