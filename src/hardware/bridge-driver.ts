@@ -9,46 +9,27 @@
 //   d.start();  …  await d.stop();
 //
 // What it does (PROTOCOL.md v2 is the contract; section numbers refer to it):
-// - Splits the byte stream with a hard line cap (line-splitter.ts) and decodes every line with the
-//   shared codec (protocol.ts). Bad lines are counted per error code (§8), never thrown; dropped
-//   lines (bad, duplicate or stale) are logged once per burst, not once per line.
-// - The order of play is never guessed. The driver follows the device's boot id and `last`, the seq
-//   of the last line it accepted in order. Every place/lift carries `src: {bridge, boot, seq}` (the
-//   arrive/leave line, or the replayed record's original seq). After any doubt — a seq gap, a bad
-//   line, `err overflow`, a reconnect, lines again after silence, or its own restart (`resume`, the
-//   last `src` of this bridge in the journal) — it sends `since <boot> <last>` and HOLDS live
-//   arrive/leave lines until `replayend`: they are inside the replay, which is applied in seq order
-//   (records not after `last` are skipped, so a replay is idempotent, and arrive/leave are
-//   idempotent against J). A damaged replay is asked again from the last record applied. Then live
-//   lines go on.
-// - The snapshot (`present`, §11) is the fallback only: on `nak gone`, on no answer, after a reset,
-//   on a heartbeat count that disagrees, when a deferred reader settles, or with nothing to resume
-//   from. Every place/lift emitted while a snapshot is awaited, and every one the reconciliation
-//   yields (late lifts, then late places), is marked `orderUnknown: true` with the `snapend` seq:
-//   the table did not see when those cards moved, so the engine must not judge their order.
-// - Resets: a `hello`, or an `hb`/`identity` whose boot differs from the one followed (the hello
-//   was lost: the new boot's lines looked stale). After a lost hello it asks `since <newBoot> 0`
-//   and, at once, `present`: the new boot's records begin with the first poll's re-sightings in
-//   reader order, so what they yield is order-unknown too; the snapshot reconciles what the old
-//   boot lost before it reset.
-// - A `hello`/`identity` of another protocol version (v1's have no boot; `announcedProto` reads
-//   them) is reported (`bridge-status` "incompatible", one log line); the stream is not
-//   interpreted, the port stays open and `ident` is re-sent every `incompatibleRetryMs`: the next
-//   valid v2 hello/identity makes the bridge usable again (then `since` recovers what was missed).
+// - Splits the byte stream with a hard line cap (line-splitter.ts). Lines of play (arrive, leave,
+//   hb) are decoded in place from the bytes (card-line.ts), every other line by the shared codec
+//   (protocol.ts), with the same verdicts. Bad lines are counted per error code (§8), never thrown;
+//   dropped lines (bad, duplicate or stale) are logged once per burst, not once per line.
+// - The order of play is never guessed (stream-resync.ts): every place/lift carries
+//   `src: {bridge, boot, seq}`; after any doubt the driver asks for a replay (`since`) and holds
+//   live arrive/leave lines until it is applied; a snapshot (`present`) is the fallback, and what
+//   it yields is marked `orderUnknown`.
+// - The bridge is identified before its stream is interpreted (bridge-handshake.ts); a bridge of
+//   another protocol version is reported "incompatible" and asked again.
 // - Reader status from `hb`, `snapend` and `err reader` → `reader-status` events on change. A bridge
 //   with no valid line for `heartbeatTimeoutMs` (default 3 s = three missed heartbeats, §10) is
 //   offline: its readers are reported "offline".
 // - J (the (reader, uid) pairs present) can be seeded from the journal (`initialPresence`), so a
 //   daemon restart invents nothing: a journal card seen again is adopted silently.
-// - Lost ports (unplugged: 'close' with a disconnect error, ENOENT/EACCES/EBUSY on open) are
-//   reopened with capped exponential backoff (250 ms doubling to 5 s). Nothing here ever exits the
-//   process or emits 'error'; listener exceptions are caught and counted. Buffers are bounded: a
-//   line ≤ 96 bytes, a snapshot ≤ its announced total; replayed records are applied as they come
-//   (a clean prefix of a replay is exactly the first events missed), nothing of a replay is kept,
-//   and at most 64 commands wait for an answer (command-channel.ts).
-// - Paths: configure the stable `/dev/serial/by-id/usb-…` (or `/dev/tenace-bridge-<serial>` from
-//   hardware/99-tenace.rules) path. It is opened as given, so a replug that renumbers ttyACM0 →
-//   ttyACM1 still finds the bridge; the symlink is resolved only to log where it points.
+// - Lost ports are reopened with capped exponential backoff (serial-link.ts). Nothing here ever
+//   exits the process or emits 'error'; listener exceptions are caught and counted. Buffers are
+//   bounded: a line ≤ 96 bytes, a snapshot ≤ its announced total, nothing of a replay is kept, and
+//   at most 64 commands wait for an answer (command-channel.ts).
+// - J and the seat counts live on interned tags (seat-events.ts, reader-presence.ts,
+//   seat-presence.ts): a card line makes no string and grows or shrinks no Map.
 //
 // Events are emitted per seat, not per antenna: if several readers of a bridge (or of several
 // bridges sharing a SeatPresence, see MultiBridge) lie under one seat, a card is placed when the
@@ -56,20 +37,19 @@
 import { EventEmitter } from 'node:events';
 import { basename } from 'node:path';
 import { Handshake } from './bridge-handshake.js';
-import { CARD_ARRIVE, CARD_HB, type CardLine, decodeCardLine, newCardLine } from './card-line.js';
+import { CARD_ARRIVE, CARD_HB, type CardLine, decodeCardLine, newCardLine, StatusWord } from './card-line.js';
 import { CommandChannel } from './command-channel.js';
 import { DeckSet } from './deck.js';
 import {
   type BridgeDriverEvents,
   type BridgeDriverOptions,
-  type BridgeState,
-  type BridgeStatusEvent,
   type DriverStats,
+  driverTiming,
+  type DriverTiming,
   type Logger,
   newStats,
   type PresenceEntry,
   type ReaderStatus,
-  type ReaderStatusEvent,
   type ResumePoint,
 } from './driver-types.js';
 import { ByteLineSplitter, latin1, type SplitItem } from './line-splitter.js';
@@ -80,15 +60,17 @@ import {
   type HostType,
   isDeviceType,
   type LineError,
+  MAX_READERS,
   PROTOCOL_VERSION,
   SeqTracker,
 } from './protocol.js';
 import type { Tag } from './reader-presence.js';
-import { SeatMap } from './seat-map.js';
 import { SeatEvents } from './seat-events.js';
-import { StreamResync } from './stream-resync.js';
+import { SeatMap } from './seat-map.js';
 import { SeatPresence } from './seat-presence.js';
 import { SerialLink, type SerialLinkHost } from './serial-link.js';
+import { StatusReports } from './status-reports.js';
+import { StreamResync } from './stream-resync.js';
 
 // The driver's modules, re-exported: importers of bridge-driver.js see the API it always had.
 export * from './driver-types.js';
@@ -97,11 +79,6 @@ export { presenceFromEvents, resumePoints } from './journal-state.js';
 export { MultiBridge, type MultiBridgeOptions } from './multi-bridge.js';
 
 const NO_LOG: Logger = { debug() {}, info() {}, warn() {}, error() {} };
-
-// ------------------------------------------------------------------ the driver
-
-const STATE_CHAR: Record<string, ReaderStatus> = { O: 'ok', W: 'warming', F: 'faulted' };
-const MAX_READERS = 8;
 
 export interface BridgeDriver {
   on<K extends keyof BridgeDriverEvents>(event: K, listener: (...args: BridgeDriverEvents[K]) => void): this;
@@ -116,19 +93,7 @@ export class BridgeDriver extends EventEmitter {
   readonly path: string;
   readonly stats: DriverStats = newStats();
 
-  private readonly opts: Required<
-    Pick<
-      BridgeDriverOptions,
-      | 'heartbeatTimeoutMs'
-      | 'reconnectMinMs'
-      | 'reconnectMaxMs'
-      | 'commandTimeoutMs'
-      | 'commandAttempts'
-      | 'snapshotTimeoutMs'
-      | 'incompatibleRetryMs'
-      | 'baudRate'
-    >
-  >;
+  private readonly opts: DriverTiming;
   private readonly seatMap: SeatMap;
   private readonly decks: DeckSet;
   private readonly seats: SeatPresence;
@@ -147,9 +112,9 @@ export class BridgeDriver extends EventEmitter {
   /** What the byte-level decoder found in the current line (one object, reused). */
   private readonly card: CardLine = newCardLine();
   /** The last heartbeat status word, reused while the bytes are the same. */
-  private lastStatus = '';
-  private readonly readerState: (ReaderStatus | undefined)[] = new Array(MAX_READERS).fill(undefined);
-  private readonly readerCode: (string | undefined)[] = new Array(MAX_READERS).fill(undefined);
+  private readonly statusWord = new StatusWord();
+  /** The readers' and the bridge's last reported status. */
+  private readonly status: StatusReports;
   /** Who the bridge is and which protocol it speaks. */
   private readonly handshake: Handshake;
   private online = false;
@@ -159,7 +124,6 @@ export class BridgeDriver extends EventEmitter {
   private readonly commands: CommandChannel;
   /** Dropped lines not yet logged, by reason (logged once per burst). */
   private readonly burst = new Map<string, number>();
-  private lastBridgeStatus?: BridgeState;
   private watchTimer?: NodeJS.Timeout;
 
   constructor(options: BridgeDriverOptions) {
@@ -171,21 +135,8 @@ export class BridgeDriver extends EventEmitter {
     this.seats = options.seatPresence ?? new SeatPresence();
     this.settings = options.settings;
     this.log = options.logger ?? NO_LOG;
-    this.opts = {
-      heartbeatTimeoutMs: options.heartbeatTimeoutMs ?? 3000,
-      reconnectMinMs: options.reconnectMinMs ?? 250,
-      reconnectMaxMs: options.reconnectMaxMs ?? 5000,
-      commandTimeoutMs: options.commandTimeoutMs ?? 500,
-      commandAttempts: options.commandAttempts ?? 3,
-      snapshotTimeoutMs: options.snapshotTimeoutMs ?? 3000,
-      incompatibleRetryMs: options.incompatibleRetryMs ?? 3000,
-      baudRate: options.baudRate ?? 115200,
-    };
-    this.link = new SerialLink(this.linkHost(), options.binding, {
-      baudRate: this.opts.baudRate,
-      reconnectMinMs: this.opts.reconnectMinMs,
-      reconnectMaxMs: this.opts.reconnectMaxMs,
-    });
+    this.opts = driverTiming(options);
+    this.link = new SerialLink(this.linkHost(), options.binding, this.opts);
     this.commands = new CommandChannel(
       { stats: this.stats, isOpen: () => this.link.isOpen, write: (line) => this.link.write(line) },
       this.opts.commandTimeoutMs,
@@ -206,6 +157,14 @@ export class BridgeDriver extends EventEmitter {
       wantsPresence: () => this.listenerCount('presence') > 0,
       presence: (change) => this.safeEmit('presence', change),
     });
+    this.status = new StatusReports({
+      bridge: this.bridge,
+      path: this.path,
+      seatMap: this.seatMap,
+      device: () => this.handshake.device,
+      readerStatus: (ev) => this.safeEmit('reader-status', ev),
+      bridgeStatus: (ev) => this.safeEmit('bridge-status', ev),
+    });
     this.stream = new StreamResync({
       bridge: this.bridge,
       stats: this.stats,
@@ -215,12 +174,7 @@ export class BridgeDriver extends EventEmitter {
       snapshotTimeoutMs: this.opts.snapshotTimeoutMs,
       isOpen: () => this.link.state === 'open',
       isIdentified: () => this.handshake.identified,
-      readerStates: (status) => {
-        for (let r = 0; r < status.length; r++) {
-          const st = STATE_CHAR[status[r]];
-          this.setReader(r, st, st === 'faulted' ? this.readerCode[r] : undefined);
-        }
-      },
+      readerStates: (status) => this.status.word(status),
       synced: (info) => this.safeEmit('synced', info),
     });
     this.handshake = new Handshake({
@@ -232,7 +186,7 @@ export class BridgeDriver extends EventEmitter {
       settings: this.settings,
       timing: this.opts,
       isOpen: () => this.link.state === 'open',
-      setBridgeStatus: (status, detail) => this.setBridgeStatus(status, detail),
+      setBridgeStatus: (status, detail) => this.status.bridge(status, detail),
       readersOffline: () => this.readersOffline(),
     });
     if (options.resume) {
@@ -251,7 +205,7 @@ export class BridgeDriver extends EventEmitter {
   /** Opens the port (and keeps reopening it when lost) until `stop()`. */
   start(): void {
     if (!this.link.arm()) return;
-    this.setBridgeStatus('connecting');
+    this.status.bridge('connecting');
     const period = Math.max(10, Math.min(1000, Math.floor(this.opts.heartbeatTimeoutMs / 4)));
     this.watchTimer = setInterval(() => this.watch(), period);
     void this.link.open();
@@ -264,7 +218,7 @@ export class BridgeDriver extends EventEmitter {
     this.commands.rejectAll('the driver was stopped');
     this.endBurst();
     await this.link.close();
-    if (wasRunning) this.setBridgeStatus('stopped');
+    if (wasRunning) this.status.bridge('stopped');
   }
 
   /** True while the port is open and valid lines arrive. */
@@ -290,7 +244,7 @@ export class BridgeDriver extends EventEmitter {
 
   /** Last known status per reader index (undefined: not reported yet). */
   readerStatuses(): (ReaderStatus | undefined)[] {
-    return [...this.readerState];
+    return this.status.readers();
   }
 
   /** Ask for a snapshot and reconcile (§11); what it yields is order-unknown. */
@@ -335,8 +289,8 @@ export class BridgeDriver extends EventEmitter {
       },
       openFailed: (err, first) => {
         this.log[first ? 'warn' : 'debug']({ bridge: this.bridge, path: this.path, err: err.message }, 'cannot open the bridge port; retrying');
-        if (this.lastBridgeStatus !== 'connecting' && this.lastBridgeStatus !== 'disconnected') {
-          this.setBridgeStatus('disconnected', err.message);
+        if (this.status.lastBridge !== 'connecting' && this.status.lastBridge !== 'disconnected') {
+          this.status.bridge('disconnected', err.message);
         }
       },
       closed: (err, stopped) => {
@@ -349,7 +303,7 @@ export class BridgeDriver extends EventEmitter {
         const disconnected = Boolean((err as { disconnected?: boolean } | null)?.disconnected);
         this.log.warn({ bridge: this.bridge, err: err?.message, disconnected }, 'bridge port closed; reopening');
         if (wasOnline) this.readersOffline();
-        this.setBridgeStatus('disconnected', err?.message ?? 'port closed');
+        this.status.bridge('disconnected', err?.message ?? 'port closed');
       },
     };
   }
@@ -376,7 +330,7 @@ export class BridgeDriver extends EventEmitter {
       this.online = false;
       this.log.warn({ bridge: this.bridge, ms: this.opts.heartbeatTimeoutMs }, 'bridge offline: no valid line');
       this.readersOffline();
-      this.setBridgeStatus('offline', `no valid line for ${this.opts.heartbeatTimeoutMs} ms`);
+      this.status.bridge('offline', `no valid line for ${this.opts.heartbeatTimeoutMs} ms`);
     }
   }
 
@@ -387,39 +341,13 @@ export class BridgeDriver extends EventEmitter {
     this.everOnline = true;
     // Before identification the status stays "connecting"; identification reports "online".
     if (back && this.handshake.identified) {
-      this.setBridgeStatus('online', 'valid lines again');
+      this.status.bridge('online', 'valid lines again');
       this.stream.doubt('valid lines again after silence');
     }
   }
 
   private readersOffline(): void {
-    const n = this.handshake.device?.readers ?? MAX_READERS;
-    for (let r = 0; r < n; r++) {
-      if (this.readerState[r] !== undefined) this.setReader(r, 'offline');
-    }
-  }
-
-  private setReader(reader: number, status: ReaderStatus, code?: string): void {
-    if (this.readerState[reader] === status && this.readerCode[reader] === code) return;
-    this.readerState[reader] = status;
-    this.readerCode[reader] = code;
-    const ev: ReaderStatusEvent = { type: 'reader-status', bridge: this.bridge, reader, status };
-    const seat = this.seatMap.seatOf(this.bridge, reader);
-    if (seat) ev.seat = seat;
-    if (code) ev.code = code;
-    this.safeEmit('reader-status', ev);
-  }
-
-  private setBridgeStatus(status: BridgeState, detail?: string): void {
-    this.lastBridgeStatus = status;
-    const ev: BridgeStatusEvent = { type: 'bridge-status', bridge: this.bridge, path: this.path, status };
-    if (detail) ev.detail = detail;
-    if (this.handshake.device) {
-      ev.fw = this.handshake.device.fw;
-      ev.proto = this.handshake.device.proto;
-      ev.readers = this.handshake.device.readers;
-    }
-    this.safeEmit('bridge-status', ev);
+    this.status.readersOffline(this.handshake.device?.readers ?? MAX_READERS);
   }
 
   private safeEmit<K extends keyof BridgeDriverEvents>(event: K, ...args: BridgeDriverEvents[K]): void {
@@ -459,29 +387,13 @@ export class BridgeDriver extends EventEmitter {
     }
     const boot = c.boot;
     const uptimeS = c.uptimeS;
-    const status = this.statusText(buf, c.statusStart, c.statusEnd);
+    const status = this.statusWord.of(buf, c.statusStart, c.statusEnd);
     const tags: number[] = [];
     for (let i = 0; i < status.length; i++) tags.push(buf[c.tagsStart + i] - 0x30);
     this.countValid();
     if (!this.sequence('hb', seq, boot)) return;
     if (this.listenerCount('frame') > 0) this.safeEmit('frame', { seq, type: 'hb', uptimeS, status, tags, boot });
     if (this.interpreted('hb')) this.onHeartbeat(status, tags);
-  }
-
-  /** A heartbeat's status word: the same string as the last one when the bytes are (nearly always). */
-  private statusText(buf: Buffer, start: number, end: number): string {
-    const last = this.lastStatus;
-    if (last.length === end - start) {
-      let same = true;
-      for (let i = 0; i < last.length; i++) {
-        if (last.charCodeAt(i) !== buf[start + i]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return last;
-    }
-    return (this.lastStatus = latin1(buf, start, end));
   }
 
   private onItem(item: SplitItem): void {
@@ -653,30 +565,8 @@ export class BridgeDriver extends EventEmitter {
   // ---------------------------------------------------------------- identification and resets
 
   private onHeartbeat(status: string, tags: number[]): void {
-    let wake = false;
-    for (let r = 0; r < status.length; r++) {
-      const st = STATE_CHAR[status[r]];
-      const code = st === 'faulted' ? this.readerCode[r] : undefined;
-      this.setReader(r, st, code);
-      if (st === 'ok' && this.stream.deferred.has(r)) wake = true;
-    }
-    if (this.stream.active) return;
-    if (wake) {
-      this.stream.startPresent();
-      return;
-    }
-    // Doubt: the device's count for a settled reader differs from J, with the stream in order.
-    // No replay can explain that: ask for a snapshot (§11).
-    if (this.stream.synced && !this.table.unmatched && !this.stream.presentInFlight) {
-      for (let r = 0; r < status.length; r++) {
-        if (status[r] === 'O' && this.table.count(r) !== tags[r]) {
-          this.stats.doubts++;
-          this.log.info({ bridge: this.bridge, reader: r, device: tags[r], host: this.table.count(r) }, 'tag count differs; resynchronising');
-          this.stream.startPresent();
-          return;
-        }
-      }
-    }
+    this.status.word(status);
+    this.stream.heartbeat(status, tags);
   }
 
   private onErr(f: Frame): void {
@@ -690,7 +580,7 @@ export class BridgeDriver extends EventEmitter {
           return;
         }
         this.log.warn({ bridge: this.bridge, reader: r, code }, 'reader fault');
-        this.setReader(r, 'faulted', code);
+        this.status.reader(r, 'faulted', code);
         return;
       }
       case 'overflow':

@@ -3,6 +3,11 @@
 // hello) comes; a hello/identity of another protocol version is reported once ("incompatible"),
 // its stream is not interpreted, and `ident` is asked again every `incompatibleRetryMs` until the
 // bridge announces version 2. Identified, the stream is picked up where it was (StreamResync).
+//
+// A v1 device's hello has no boot, so it fails the v2 grammar; `announcedProto` still reads its
+// version from a line with a good checksum, and the driver hands it here as foreign. The port stays
+// open meanwhile: the next valid v2 hello/identity makes the bridge usable again (then `since`
+// recovers what was missed).
 import type { CommandChannel } from './command-channel.js';
 import type { BridgeState, DriverStats, Logger } from './driver-types.js';
 import { PROTOCOL_VERSION } from './protocol.js';

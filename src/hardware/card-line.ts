@@ -7,6 +7,7 @@
 // codes. So a line accepted here must be one `decodeLine` accepts with the same values; the
 // differential test (test/hardware/card-line.test.ts) holds the two to that, on valid lines and on
 // random corruptions of them.
+import { latin1 } from './line-splitter.js';
 import { BOOT_MAX, BOOT_MIN, codecParts, MAX_LINE, MAX_READERS, SEQ_MAX } from './protocol.js';
 
 const CRC_TABLE = codecParts.CRC_TABLE;
@@ -190,4 +191,20 @@ export function decodeCardLine(buf: Uint8Array, start: number, end: number, out:
   out.tagsStart = tgs;
   out.boot = boot;
   return true;
+}
+
+/** A heartbeat's status word as a string: the same string as last time while the bytes are (nearly always). */
+export class StatusWord {
+  private last = '';
+
+  /** buf[start, end) as text, without a new string when it equals the previous word. */
+  of(buf: Uint8Array, start: number, end: number): string {
+    const last = this.last;
+    if (last.length === end - start) {
+      let i = 0;
+      while (i < last.length && last.charCodeAt(i) === buf[start + i]) i++;
+      if (i === last.length) return last;
+    }
+    return (this.last = latin1(buf as Buffer, start, end));
+  }
 }

@@ -199,6 +199,35 @@ export interface BridgeDriverOptions {
   logger?: Logger;
 }
 
+/** The driver's timings and line settings, every one given (BridgeDriverOptions, defaults filled in). */
+export type DriverTiming = Required<
+  Pick<
+    BridgeDriverOptions,
+    | 'heartbeatTimeoutMs'
+    | 'reconnectMinMs'
+    | 'reconnectMaxMs'
+    | 'commandTimeoutMs'
+    | 'commandAttempts'
+    | 'snapshotTimeoutMs'
+    | 'incompatibleRetryMs'
+    | 'baudRate'
+  >
+>;
+
+/** The timings of `options`, with the defaults of BridgeDriverOptions for those not given. */
+export function driverTiming(options: BridgeDriverOptions): DriverTiming {
+  return {
+    heartbeatTimeoutMs: options.heartbeatTimeoutMs ?? 3000,
+    reconnectMinMs: options.reconnectMinMs ?? 250,
+    reconnectMaxMs: options.reconnectMaxMs ?? 5000,
+    commandTimeoutMs: options.commandTimeoutMs ?? 500,
+    commandAttempts: options.commandAttempts ?? 3,
+    snapshotTimeoutMs: options.snapshotTimeoutMs ?? 3000,
+    incompatibleRetryMs: options.incompatibleRetryMs ?? 3000,
+    baudRate: options.baudRate ?? 115200,
+  };
+}
+
 export interface BridgeDriverEvents {
   event: [ev: SeatEvent, origin: EventOrigin];
   'reader-status': [ev: ReaderStatusEvent];

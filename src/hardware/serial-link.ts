@@ -1,7 +1,11 @@
 // The serial port under a driver: opened as configured, reopened with capped exponential backoff
-// when lost (unplugged: 'close' with a disconnect error; ENOENT/EACCES/EBUSY on open), closed on
-// stop. What a connection means (state to forget, the greeting, the status to report) is the
-// driver's: the link calls its host at each step.
+// (250 ms doubling to 5 s by default) when lost (unplugged: 'close' with a disconnect error;
+// ENOENT/EACCES/EBUSY on open), closed on stop. What a connection means (state to forget, the
+// greeting, the status to report) is the driver's: the link calls its host at each step.
+//
+// Paths: configure the stable `/dev/serial/by-id/usb-…` (or `/dev/tenace-bridge-<serial>` from
+// hardware/99-tenace.rules) path. It is opened as given, so a replug that renumbers ttyACM0 →
+// ttyACM1 still finds the bridge; the symlink is resolved only to log where it points.
 import { realpath } from 'node:fs/promises';
 import { SerialPortStream } from '@serialport/stream';
 import type { BindingInterface, DriverStats, Logger } from './driver-types.js';

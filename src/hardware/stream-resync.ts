@@ -1,6 +1,26 @@
-// Resynchronisation after a doubt (PROTOCOL.md §11): where the ordered stream stands (the boot
+// Resynchronisation after a doubt (PROTOCOL.md §4, §11): where the ordered stream stands (the boot
 // followed, the seq of the last line applied in order), the `since` → replay that recovers what was
 // missed in order, and the `present` → snapshot that reconciles J when no replay can.
+//
+// - The order of play is never guessed. The driver follows the device's boot id and `last`, the seq
+//   of the last line it accepted in order. Every place/lift carries `src: {bridge, boot, seq}` (the
+//   arrive/leave line, or the replayed record's original seq). After any doubt — a seq gap, a bad
+//   line, `err overflow`, a reconnect, lines again after silence, or its own restart (`resume`, the
+//   last `src` of this bridge in the journal) — it sends `since <boot> <last>` and HOLDS live
+//   arrive/leave lines until `replayend`: they are inside the replay, which is applied in seq order
+//   (records not after `last` are skipped, so a replay is idempotent, and arrive/leave are
+//   idempotent against J). A damaged replay is asked again from the last record applied. Then live
+//   lines go on.
+// - The snapshot (`present`, §11) is the fallback only: on `nak gone`, on no answer, after a reset,
+//   on a heartbeat count that disagrees, when a deferred reader settles, or with nothing to resume
+//   from. Every place/lift emitted while a snapshot is awaited, and every one the reconciliation
+//   yields (late lifts, then late places), is marked `orderUnknown: true` with the `snapend` seq:
+//   the table did not see when those cards moved, so the engine must not judge their order.
+// - Resets: a `hello`, or an `hb`/`identity` whose boot differs from the one followed (the hello
+//   was lost: the new boot's lines looked stale). After a lost hello it asks `since <newBoot> 0`
+//   and, at once, `present`: the new boot's records begin with the first poll's re-sightings in
+//   reader order, so what they yield is order-unknown too; the snapshot reconciles what the old
+//   boot lost before it reset.
 //
 // The driver tells it what the stream shows (a gap, a damaged line, a reset, the lines of a snapshot
 // or a replay) and asks it whether live arrive/leave lines are held (a replay that covers them is
@@ -67,11 +87,11 @@ export class StreamResync {
   boot?: number;
   last = 0;
   /** A snapshot or replay has been applied since the start: J is as the bridge sees it. */
-  synced = false;
+  private synced = false;
   /** A snapshot has been asked for and has not begun. */
-  presentInFlight = false;
+  private presentInFlight = false;
   /** Readers whose absent tags the last snapshot kept (they were not O). */
-  readonly deferred = new Set<number>();
+  private readonly deferred = new Set<number>();
   private recovery?: Recovery;
   private epoch = 0;
   private replay?: Replay;
@@ -187,6 +207,30 @@ export class StreamResync {
       this.startSince(this.boot, this.last, false);
     } else {
       this.newBoot(boot, false);
+    }
+  }
+
+  /**
+   * A heartbeat (its reader statuses already reported). A deferred reader that settled, or a tag
+   * count of a settled reader that J disagrees with while the stream is in order, asks for a
+   * snapshot: no replay can explain a count (§11).
+   */
+  heartbeat(status: string, tags: readonly number[]): void {
+    let wake = false;
+    for (let r = 0; r < status.length; r++) if (status[r] === 'O' && this.deferred.has(r)) wake = true;
+    if (this.recovery) return;
+    if (wake) {
+      this.startPresent();
+      return;
+    }
+    if (!this.synced || this.host.table.unmatched || this.presentInFlight) return;
+    for (let r = 0; r < status.length; r++) {
+      if (status[r] === 'O' && this.host.table.count(r) !== tags[r]) {
+        this.host.stats.doubts++;
+        this.host.log.info({ bridge: this.host.bridge, reader: r, device: tags[r], host: this.host.table.count(r) }, 'tag count differs; resynchronising');
+        this.startPresent();
+        return;
+      }
     }
   }
 
