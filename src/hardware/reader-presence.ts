@@ -26,6 +26,8 @@ export interface Tag {
   on: number;
   /** When each of its J entries began (a stamp per reader), once it had one. */
   since: Float64Array | undefined;
+  /** Dropped from the table by a sweep: J is kept on the table's tag of the same UID instead. */
+  swept: boolean;
 }
 
 /** An entry of J. */
@@ -80,11 +82,14 @@ export class ReaderPresence {
 
   /** True when the reader sees the tag. */
   has(t: Tag, reader: number): boolean {
+    if (t.swept) t = this.tag(t.uid);
     return (t.on & (1 << reader)) !== 0;
   }
 
   /** Enters (reader, tag) into J; false when it was there already (its place in J's order kept). */
   add(t: Tag, reader: number): boolean {
+    // A tag held across a sweep (a listener fed more lines meanwhile) is looked up again.
+    if (t.swept) t = this.tag(t.uid);
     const bit = 1 << reader;
     if ((t.on & bit) !== 0) return false;
     t.on |= bit;
@@ -96,6 +101,7 @@ export class ReaderPresence {
 
   /** Takes (reader, tag) out of J; false when it was not there. */
   delete(t: Tag, reader: number): boolean {
+    if (t.swept) t = this.tag(t.uid);
     const bit = 1 << reader;
     if ((t.on & bit) === 0) return false;
     t.on &= ~bit;
@@ -129,7 +135,7 @@ export class ReaderPresence {
 
   private intern(uid: string, hash: number): Tag {
     if (this.tags >= this.sweepAt) this.sweep();
-    const t: Tag = { uid, hash, next: this.byHash.get(hash), entry: this.decks.lookup(uid), counts: this.seats.counts(uid), on: 0, since: undefined };
+    const t: Tag = { uid, hash, next: this.byHash.get(hash), entry: this.decks.lookup(uid), counts: this.seats.counts(uid), on: 0, since: undefined, swept: false };
     this.byHash.set(hash, t);
     this.tags++;
     return t;
@@ -139,7 +145,10 @@ export class ReaderPresence {
   private sweep(): void {
     const keep: Tag[] = [];
     for (const head of this.byHash.values()) {
-      for (let t: Tag | undefined = head; t !== undefined; t = t.next) if (t.on !== 0) keep.push(t);
+      for (let t: Tag | undefined = head; t !== undefined; t = t.next) {
+        if (t.on !== 0) keep.push(t);
+        else t.swept = true;
+      }
     }
     this.byHash.clear();
     for (const t of keep) {

@@ -40,6 +40,32 @@ describe('tag tables', () => {
     expect(internals.table.j.tags).toBeLessThanOrEqual(4096);
   });
 
+  it('a tag held while a listener feeds 5,000 more UIDs (a sweep in between) is still the one J keeps', () => {
+    const d = new BridgeDriver({ path: '/dev/tables', decks });
+    const events: string[] = [];
+    d.on('event', (ev) => events.push(brief(ev)));
+    const SA = uidOf('SA');
+    let fed = false;
+    d.on('frame', (f) => {
+      if (fed || f.type !== 'arrive' || f.uid !== SA) return;
+      fed = true;
+      // Between SA's line being read and applied: 5,000 strangers come and go on another reader.
+      const lines: string[] = [];
+      for (let i = 0; i < 5_000; i++) {
+        lines.push(encodeFrame({ seq: 2 + 2 * i, type: 'arrive', reader: 1, uid: noise(i) }));
+        lines.push(encodeFrame({ seq: 3 + 2 * i, type: 'leave', reader: 1, uid: noise(i) }));
+      }
+      d.receive(Buffer.from(`${lines.join('\n')}\n`, 'latin1'));
+    });
+    d.receive(session(3, [['arrive', 0, SA]]));
+    expect(fed).toBe(true);
+    expect(d.presence()).toEqual([{ bridge: 'tables', reader: 0, uid: SA }]);
+    d.receive(Buffer.from(`${encodeFrame({ seq: 10_002, type: 'leave', reader: 0, uid: SA })}\n`, 'latin1'));
+    expect(events.filter((e) => !e.includes('tag:'))).toEqual(['place N SA', 'lift N SA']);
+    expect(d.presence()).toEqual([]);
+    expect(d.stats.gaps + d.stats.duplicates + d.stats.redundant).toBe(0);
+  });
+
   it('seat counts shared by two bridges survive sweeps: one place per card per seat, a lift when the last reader loses it', () => {
     const mb = new MultiBridge({ bridges: [{ path: '/dev/a', bridgeId: 'a' }, { path: '/dev/b', bridgeId: 'b' }], decks });
     const events: string[] = [];
