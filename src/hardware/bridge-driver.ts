@@ -103,7 +103,7 @@ export class BridgeDriver extends EventEmitter {
   /** The serial port, reopened when lost. */
   private readonly link: SerialLink;
   private readonly splitter: ByteLineSplitter;
-  /** The stream position (gaps, duplicates); `last` below is how far the play is applied. */
+  /** The stream position (gaps, duplicates); `stream.last` is how far the play is applied. */
   private readonly seq = new SeqTracker();
   /** Where the ordered stream stands, and the resynchronisation in progress. */
   private readonly stream: StreamResync;
