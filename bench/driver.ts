@@ -1,5 +1,6 @@
-// Serial line → TableEvent: the seat-reader driver (BridgeDriver.receive: LineSplitter, decodeLine with CRC and seq
-// checks, presence set J, seat map, deck lookup, `event` emission) against a bare @serialport/parser-readline
+// Serial line → TableEvent: the seat-reader driver (BridgeDriver.receive: the capped line splitter, the byte-level
+// decoder of arrive/leave/hb lines and decodeLine for the rest, with CRC and seq checks, presence set J, seat map,
+// deck lookup, `event` emission) against a bare @serialport/parser-readline
 // ReadlineParser fed the SAME bytes, in the same process, in alternating rounds (issue 3, Benchmark).
 //
 // The corpus is what a firmware bridge sends during a session: `hello`, then for every deal of a seeded corpus of

@@ -9,486 +9,76 @@
 //   d.start();  …  await d.stop();
 //
 // What it does (PROTOCOL.md v2 is the contract; section numbers refer to it):
-// - Splits the byte stream with a hard line cap (line-splitter.ts) and decodes every line with the
-//   shared codec (protocol.ts). Bad lines are counted per error code (§8), never thrown; dropped
-//   lines (bad, duplicate or stale) are logged once per burst, not once per line.
-// - The order of play is never guessed. The driver follows the device's boot id and `last`, the seq
-//   of the last line it accepted in order. Every place/lift carries `src: {bridge, boot, seq}` (the
-//   arrive/leave line, or the replayed record's original seq). After any doubt — a seq gap, a bad
-//   line, `err overflow`, a reconnect, lines again after silence, or its own restart (`resume`, the
-//   last `src` of this bridge in the journal) — it sends `since <boot> <last>` and HOLDS live
-//   arrive/leave lines until `replayend`: they are inside the replay, which is applied in seq order
-//   (records not after `last` are skipped, so a replay is idempotent, and arrive/leave are
-//   idempotent against J). A damaged replay is asked again from the last record applied. Then live
-//   lines go on.
-// - The snapshot (`present`, §11) is the fallback only: on `nak gone`, on no answer, after a reset,
-//   on a heartbeat count that disagrees, when a deferred reader settles, or with nothing to resume
-//   from. Every place/lift emitted while a snapshot is awaited, and every one the reconciliation
-//   yields (late lifts, then late places), is marked `orderUnknown: true` with the `snapend` seq:
-//   the table did not see when those cards moved, so the engine must not judge their order.
-// - Resets: a `hello`, or an `hb`/`identity` whose boot differs from the one followed (the hello
-//   was lost: the new boot's lines looked stale). After a lost hello it asks `since <newBoot> 0`
-//   and, at once, `present`: the new boot's records begin with the first poll's re-sightings in
-//   reader order, so what they yield is order-unknown too; the snapshot reconciles what the old
-//   boot lost before it reset.
-// - A `hello`/`identity` of another protocol version (v1's have no boot; `announcedProto` reads
-//   them) is reported (`bridge-status` "incompatible", one log line); the stream is not
-//   interpreted, the port stays open and `ident` is re-sent every `incompatibleRetryMs`: the next
-//   valid v2 hello/identity makes the bridge usable again (then `since` recovers what was missed).
+// - Splits the byte stream with a hard line cap (line-splitter.ts). Lines of play (arrive, leave,
+//   hb) are decoded in place from the bytes (card-line.ts), every other line by the shared codec
+//   (protocol.ts), with the same verdicts. Bad lines are counted per error code (§8), never thrown;
+//   dropped lines (bad, duplicate or stale) are logged once per burst, not once per line.
+// - The order of play is never guessed (stream-resync.ts): every place/lift carries
+//   `src: {bridge, boot, seq}`; after any doubt the driver asks for a replay (`since`) and holds
+//   live arrive/leave lines until it is applied; a snapshot (`present`) is the fallback, and what
+//   it yields is marked `orderUnknown`.
+// - The bridge is identified before its stream is interpreted (bridge-handshake.ts); a bridge of
+//   another protocol version is reported "incompatible" and asked again.
 // - Reader status from `hb`, `snapend` and `err reader` → `reader-status` events on change. A bridge
 //   with no valid line for `heartbeatTimeoutMs` (default 3 s = three missed heartbeats, §10) is
 //   offline: its readers are reported "offline".
 // - J (the (reader, uid) pairs present) can be seeded from the journal (`initialPresence`), so a
 //   daemon restart invents nothing: a journal card seen again is adopted silently.
-// - Lost ports (unplugged: 'close' with a disconnect error, ENOENT/EACCES/EBUSY on open) are
-//   reopened with capped exponential backoff (250 ms doubling to 5 s). Nothing here ever exits the
-//   process or emits 'error'; listener exceptions are caught and counted. Buffers are bounded: a
-//   line ≤ 96 bytes, a snapshot ≤ its announced total; replayed records are applied as they come
-//   (a clean prefix of a replay is exactly the first events missed), nothing of a replay is kept,
-//   and at most MAX_PENDING commands wait for an answer.
-// - Paths: configure the stable `/dev/serial/by-id/usb-…` (or `/dev/tenace-bridge-<serial>` from
-//   hardware/99-tenace.rules) path. It is opened as given, so a replug that renumbers ttyACM0 →
-//   ttyACM1 still finds the bridge; the symlink is resolved only to log where it points.
+// - Lost ports are reopened with capped exponential backoff (serial-link.ts). Nothing here ever
+//   exits the process or emits 'error'; listener exceptions are caught and counted. Buffers are
+//   bounded: a line ≤ 96 bytes, a snapshot ≤ its announced total, nothing of a replay is kept, and
+//   at most 64 commands wait for an answer (command-channel.ts).
+// - J and the seat counts live on interned tags (seat-events.ts, reader-presence.ts,
+//   seat-presence.ts): a card line makes no string and grows or shrinks no Map.
 //
 // Events are emitted per seat, not per antenna: if several readers of a bridge (or of several
 // bridges sharing a SeatPresence, see MultiBridge) lie under one seat, a card is placed when the
 // first of them sees it and lifted when the last one loses it.
 import { EventEmitter } from 'node:events';
-import { realpath } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { SerialPortStream } from '@serialport/stream';
-import type { Seat } from '../cards/seat.js';
-import type { EventSource, LiftEvent, PlaceEvent } from '../formats/table-log.js';
+import { Handshake } from './bridge-handshake.js';
+import { CARD_ARRIVE, CARD_HB, type CardLine, decodeCardLine, newCardLine, StatusWord } from './card-line.js';
+import { CommandChannel } from './command-channel.js';
 import { DeckSet } from './deck.js';
-import { LineSplitter, type SplitItem } from './line-splitter.js';
+import {
+  type BridgeDriverEvents,
+  type BridgeDriverOptions,
+  type DriverStats,
+  driverTiming,
+  type DriverTiming,
+  type Logger,
+  newStats,
+  type PresenceEntry,
+  type ReaderStatus,
+  type ResumePoint,
+} from './driver-types.js';
+import { ByteLineSplitter, latin1, type SplitItem } from './line-splitter.js';
 import {
   announcedProto,
   decodeLine,
-  encodeFrame,
-  EVENT_LOG_SIZE,
   type Frame,
   type HostType,
   isDeviceType,
   type LineError,
-  nextHostSeq,
+  MAX_READERS,
   PROTOCOL_VERSION,
-  seqAfter,
   SeqTracker,
 } from './protocol.js';
+import type { Tag } from './reader-presence.js';
+import { SeatEvents } from './seat-events.js';
 import { SeatMap } from './seat-map.js';
+import { SeatPresence } from './seat-presence.js';
+import { SerialLink, type SerialLinkHost } from './serial-link.js';
+import { StatusReports } from './status-reports.js';
+import { StreamResync } from './stream-resync.js';
 
-// ------------------------------------------------------------------ public types
-
-/** A serialport binding (`MockBinding` in tests, the platform binding of `serialport` otherwise). */
-export type BindingInterface = ConstructorParameters<typeof SerialPortStream>[0]['binding'];
-
-/** A place or lift of a tag from no loaded deck: `tag` (the UID) instead of `card`. The engine turns
- * such a place into an `unknown-card` finding; such a lift changes nothing in the play. */
-export interface UnknownTagEvent {
-  type: 'place' | 'lift';
-  seat: Seat;
-  tag: string;
-  src?: EventSource;
-  orderUnknown?: true;
-  seq?: number;
-  at?: string;
-}
-
-/** What the seat readers produce: TableEvents `place`/`lift` (DESIGN §4). */
-export type SeatEvent = PlaceEvent | LiftEvent | UnknownTagEvent;
-
-/** Where a SeatEvent came from (not part of the TableEvent). */
-export interface EventOrigin {
-  bridge: string;
-  reader: number;
-  uid: string;
-  /** The deck of the card, when the tag is known. */
-  deck?: string;
-  /** True when found by reconciling a snapshot (the change happened while we were not looking). */
-  late: boolean;
-}
-
-export type ReaderStatus = 'ok' | 'warming' | 'faulted' | 'offline';
-
-/** Reader health (not a TableEvent). `code` is the fault from `err reader` (no-chip, timeout, comm). */
-export interface ReaderStatusEvent {
-  type: 'reader-status';
-  bridge: string;
-  reader: number;
-  seat?: Seat;
-  status: ReaderStatus;
-  code?: string;
-}
-
-export type BridgeState = 'connecting' | 'online' | 'offline' | 'disconnected' | 'incompatible' | 'stopped';
-
-export interface BridgeStatusEvent {
-  type: 'bridge-status';
-  bridge: string;
-  path: string;
-  status: BridgeState;
-  detail?: string;
-  fw?: string;
-  proto?: number;
-  readers?: number;
-}
-
-/** A reader-level presence change (after idempotency against J), for enrolment and diagnostics. */
-export interface PresenceChange {
-  kind: 'arrive' | 'leave';
-  bridge: string;
-  reader: number;
-  uid: string;
-  late: boolean;
-}
-
-/**
- * A presence entry, for `initialPresence` and `presence()`. Exact: `{ reader, uid }` (optionally
- * with `bridge`). From a journal of TableEvents, where only the seat is known: `{ seat, card }` or
- * `{ seat, tag }`; these are matched by seat and card against the first snapshot and live lines.
- */
-export type PresenceEntry =
-  | { bridge?: string; reader: number; uid: string }
-  | { bridge?: string; seat: Seat; card: string }
-  | { bridge?: string; seat: Seat; tag: string };
-
-/** Where to resume a bridge's ordered stream: its boot id and the seq of the last line journaled. */
-export interface ResumePoint {
-  boot: number;
-  seq: number;
-}
-
-export interface SyncInfo {
-  bridge: string;
-  /** `replay`: the missed lines, in order (answer to `since`); `snapshot`: a reconciliation (order unknown). */
-  via: 'replay' | 'snapshot';
-  hseq: number;
-  /** Tags in the snapshot, or records in the replay. */
-  total: number;
-  places: number;
-  lifts: number;
-  /** Readers whose absent tags were kept because the reader was not O. */
-  deferred: number[];
-}
-
-export interface DriverStats {
-  linesOk: number;
-  /** Bad lines by error code (`empty` lines are ignored and counted in `emptyLines` only). */
-  bad: Record<Exclude<LineError, 'empty'>, number>;
-  badTotal: number;
-  emptyLines: number;
-  /** Valid lines of a host type (the device never sends these). */
-  unexpected: number;
-  gaps: number;
-  lost: number;
-  /** Lines dropped as duplicates or stale (seq not after the last one). */
-  duplicates: number;
-  reconnects: number;
-  openFailures: number;
-  unknownTags: number;
-  places: number;
-  lifts: number;
-  latePlaces: number;
-  lateLifts: number;
-  /** Places and lifts emitted with `orderUnknown`. */
-  orderUnknown: number;
-  redundant: number;
-  unmapped: number;
-  snapshots: number;
-  snapshotsDiscarded: number;
-  snapshotTimeouts: number;
-  strayTags: number;
-  /** `since` commands sent, replays applied, broken replays thrown away, replays that never came. */
-  sinceRequests: number;
-  replays: number;
-  replaysDiscarded: number;
-  replayTimeouts: number;
-  /** Replayed records already applied (not after `last`): skipped. */
-  replaySkipped: number;
-  /** `rec`/`replay`/`replayend` lines outside a replay the driver waits for. */
-  strayReplayLines: number;
-  /** `since` answered `nak gone` (the device's log no longer covers the gap): snapshot fallback. */
-  gone: number;
-  /** Live arrive/leave lines held (not applied) because a replay that covers them was awaited. */
-  held: number;
-  /** Device resets seen (hello, or a new boot id in hb/identity). */
-  resets: number;
-  /** hello/identity lines of an unsupported protocol version. */
-  foreign: number;
-  overflows: number;
-  overfull: number;
-  hostLineErrors: number;
-  naks: number;
-  commandTimeouts: number;
-  doubts: number;
-  ignoredBeforeIdent: number;
-  listenerErrors: number;
-}
-
-/** pino-compatible logger subset. */
-export interface Logger {
-  debug(obj: object, msg?: string): void;
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+// The driver's modules, re-exported: importers of bridge-driver.js see the API it always had.
+export * from './driver-types.js';
+export { SeatPresence } from './seat-presence.js';
+export { presenceFromEvents, resumePoints } from './journal-state.js';
+export { MultiBridge, type MultiBridgeOptions } from './multi-bridge.js';
 
 const NO_LOG: Logger = { debug() {}, info() {}, warn() {}, error() {} };
-
-export interface BridgeDriverOptions {
-  /** Serial device; prefer `/dev/serial/by-id/…` or `/dev/tenace-bridge-<serial>`. */
-  path: string;
-  /** Id used in the seat map and in events (default: the basename of `path`). */
-  bridgeId?: string;
-  /** serialport binding (tests: MockBinding). Default: the platform binding of `serialport`. */
-  binding?: BindingInterface;
-  /** Ignored by the device (USB CDC), 115200 by convention. */
-  baudRate?: number;
-  seatMap?: SeatMap;
-  decks?: DeckSet;
-  /** J at start, from the journal (daemon restart). */
-  initialPresence?: Iterable<PresenceEntry>;
-  /** The last `src` of this bridge in the journal (daemon restart): the replay starts after it. */
-  resume?: ResumePoint;
-  /** Shared seat-level reference counts (MultiBridge passes one to all its drivers). */
-  seatPresence?: SeatPresence;
-  /** No valid line for this long → offline (default 3000 ms). */
-  heartbeatTimeoutMs?: number;
-  /** Reopen backoff: first delay and cap (defaults 250 ms and 5000 ms). */
-  reconnectMinMs?: number;
-  reconnectMaxMs?: number;
-  /** Per-attempt wait for ack/nak (default 500 ms, §6) and attempts per command (default 3). */
-  commandTimeoutMs?: number;
-  commandAttempts?: number;
-  /** Wait for a snapshot or a replay before asking again (default 3000 ms; the device waits ≤ 2000 ms). */
-  snapshotTimeoutMs?: number;
-  /** While the bridge speaks another protocol version: re-send `ident` this often (default 3000 ms). */
-  incompatibleRetryMs?: number;
-  /** Poll settings sent with `set` after every hello/identification (default: device defaults). */
-  settings?: { pollMs: number; misses: number };
-  logger?: Logger;
-}
-
-export interface BridgeDriverEvents {
-  event: [ev: SeatEvent, origin: EventOrigin];
-  'reader-status': [ev: ReaderStatusEvent];
-  'bridge-status': [ev: BridgeStatusEvent];
-  presence: [change: PresenceChange];
-  synced: [info: SyncInfo];
-  frame: [frame: Frame];
-  'line-error': [error: Exclude<LineError, 'empty'>, line: string];
-}
-
-export class CommandError extends Error {
-  constructor(
-    message: string,
-    readonly code: 'nak' | 'timeout' | 'closed',
-    readonly nak?: string,
-  ) {
-    super(message);
-    this.name = 'CommandError';
-  }
-}
-
-// ------------------------------------------------------------------ seat-level presence
-
-/** Reference counts of (seat, uid) across readers (and bridges, when shared). */
-export class SeatPresence {
-  /** One map per seat, by uid: no key string built per line (the driver asks on every arrive/leave). */
-  private readonly counts = new Map<Seat, Map<string, number>>();
-  private atSeat(seat: Seat): Map<string, number> {
-    let m = this.counts.get(seat);
-    if (!m) this.counts.set(seat, (m = new Map()));
-    return m;
-  }
-  /** Increments; true when the tag was not yet present at the seat. */
-  add(seat: Seat, uid: string): boolean {
-    const m = this.atSeat(seat);
-    const n = m.get(uid) ?? 0;
-    m.set(uid, n + 1);
-    return n === 0;
-  }
-  /** Decrements; true when the tag is no longer present at the seat. */
-  remove(seat: Seat, uid: string): boolean {
-    const m = this.atSeat(seat);
-    const n = m.get(uid) ?? 0;
-    if (n <= 1) {
-      m.delete(uid);
-      return n === 1;
-    }
-    m.set(uid, n - 1);
-    return false;
-  }
-  /** True when the tag is present at the seat. */
-  has(seat: Seat, uid: string): boolean {
-    return this.counts.get(seat)?.has(uid) ?? false;
-  }
-}
-
-/**
- * The cards on the table according to a table log (place without a later lift), as seat-level
- * presence entries for `initialPresence`. Use it on restart with the journal's events.
- */
-export function presenceFromEvents(events: Iterable<unknown>): PresenceEntry[] {
-  const on = new Map<string, PresenceEntry & { n: number }>();
-  for (const raw of events) {
-    if (typeof raw !== 'object' || raw === null) continue;
-    const e = raw as { type?: unknown; seat?: unknown; card?: unknown; tag?: unknown };
-    if ((e.type !== 'place' && e.type !== 'lift') || typeof e.seat !== 'string') continue;
-    const seat = e.seat as Seat;
-    let k: string;
-    let entry: PresenceEntry;
-    if (typeof e.card === 'string') {
-      k = `${seat}|card:${e.card}`;
-      entry = { seat, card: e.card };
-    } else if (typeof e.tag === 'string') {
-      k = `${seat}|tag:${e.tag}`;
-      entry = { seat, tag: e.tag };
-    } else continue;
-    const cur = on.get(k);
-    if (e.type === 'place') {
-      if (cur) cur.n++;
-      else on.set(k, { ...entry, n: 1 });
-    } else if (cur) {
-      if (--cur.n <= 0) on.delete(k);
-    }
-  }
-  const out: PresenceEntry[] = [];
-  for (const v of on.values()) {
-    const { n, ...entry } = v;
-    for (let i = 0; i < n; i++) out.push(entry as PresenceEntry);
-  }
-  return out;
-}
-
-/**
- * The resume point of each bridge in a table log: the `src` of the last place/lift from it. Give
- * it to the driver on restart (`resume`), so that it asks for exactly the lines not journaled.
- */
-export function resumePoints(events: Iterable<unknown>): Map<string, ResumePoint> {
-  const out = new Map<string, ResumePoint>();
-  for (const raw of events) {
-    const src = (raw as { src?: Partial<EventSource> } | null)?.src;
-    if (typeof src !== 'object' || src === null || typeof src.bridge !== 'string') continue;
-    if (!Number.isInteger(src.boot) || !Number.isInteger(src.seq)) continue;
-    out.set(src.bridge, { boot: src.boot!, seq: src.seq! });
-  }
-  return out;
-}
-
-// ------------------------------------------------------------------ the driver
-
-/** The platform binding of `serialport`, loaded on first use (tests inject MockBinding instead). */
-let defaultBinding: BindingInterface | undefined;
-
-const STATE_CHAR: Record<string, ReaderStatus> = { O: 'ok', W: 'warming', F: 'faulted' };
-const MAX_READERS = 8;
-/** Records announced by one replay at most: the device log holds EVENT_LOG_SIZE; more is a broken line. */
-const MAX_REPLAY = EVENT_LOG_SIZE * 4;
-/** Commands waiting for an answer at most (a silent device must not grow the map). */
-const MAX_PENDING = 64;
-/** Tags whose J keys are kept (a few decks' worth; noise UIDs cannot grow it without bound). */
-const KEY_CACHE_MAX = 4096;
-/** A since that got no replay this many times in a row gives way to a snapshot. */
-const SINCE_TRIES = 3;
-
-interface Pending {
-  type: HostType;
-  resolve: (f: Frame) => void;
-  reject: (e: Error) => void;
-  timer: NodeJS.Timeout;
-}
-
-interface Snapshot {
-  hseq: number;
-  total: number;
-  tags: Array<{ reader: number; uid: string }>;
-}
-
-/** A replay being received: its records are applied as they come (a clean prefix of a replay is
- * exactly the first events after `after`), so a damaged replay still moves `last` on. */
-interface Replay {
-  hseq: number;
-  count: number;
-  got: number;
-  /** stats.places/lifts when it began, for the `synced` report. */
-  places: number;
-  lifts: number;
-}
-
-/**
- * What the driver is waiting for after a doubt. `since`: a replay from `after` (live arrive/leave
- * are held); with `thenPresent` a snapshot was asked for at once as well (after a reset), and what
- * the replay yields is order-unknown. `present`: a snapshot; places/lifts until its end are
- * order-unknown.
- */
-type Resync =
-  | { phase: 'since'; epoch: number; boot: number; after: number; thenPresent: boolean; acked: boolean; tries: number }
-  | { phase: 'present'; epoch: number };
-
-/** The device seq of a line and whether its order in the play is known. */
-interface At {
-  seq: number;
-  unknown: boolean;
-}
-
-function newStats(): DriverStats {
-  return {
-    linesOk: 0,
-    bad: {
-      'too-long': 0,
-      'bad-char': 0,
-      'no-checksum': 0,
-      'bad-crc': 0,
-      'bad-frame': 0,
-      'bad-seq': 0,
-      'unknown-type': 0,
-      'missing-field': 0,
-      'extra-field': 0,
-      'bad-field': 0,
-    },
-    badTotal: 0,
-    emptyLines: 0,
-    unexpected: 0,
-    gaps: 0,
-    lost: 0,
-    duplicates: 0,
-    reconnects: 0,
-    openFailures: 0,
-    unknownTags: 0,
-    places: 0,
-    lifts: 0,
-    latePlaces: 0,
-    lateLifts: 0,
-    orderUnknown: 0,
-    redundant: 0,
-    unmapped: 0,
-    snapshots: 0,
-    snapshotsDiscarded: 0,
-    snapshotTimeouts: 0,
-    strayTags: 0,
-    sinceRequests: 0,
-    replays: 0,
-    replaysDiscarded: 0,
-    replayTimeouts: 0,
-    replaySkipped: 0,
-    strayReplayLines: 0,
-    gone: 0,
-    held: 0,
-    resets: 0,
-    foreign: 0,
-    overflows: 0,
-    overfull: 0,
-    hostLineErrors: 0,
-    naks: 0,
-    commandTimeouts: 0,
-    doubts: 0,
-    ignoredBeforeIdent: 0,
-    listenerErrors: 0,
-  };
-}
-
-type RunState = 'idle' | 'opening' | 'open' | 'waiting' | 'stopped';
 
 export interface BridgeDriver {
   on<K extends keyof BridgeDriverEvents>(event: K, listener: (...args: BridgeDriverEvents[K]) => void): this;
@@ -503,124 +93,132 @@ export class BridgeDriver extends EventEmitter {
   readonly path: string;
   readonly stats: DriverStats = newStats();
 
-  private readonly opts: Required<
-    Pick<
-      BridgeDriverOptions,
-      | 'heartbeatTimeoutMs'
-      | 'reconnectMinMs'
-      | 'reconnectMaxMs'
-      | 'commandTimeoutMs'
-      | 'commandAttempts'
-      | 'snapshotTimeoutMs'
-      | 'incompatibleRetryMs'
-      | 'baudRate'
-    >
-  >;
-  private readonly binding?: BindingInterface;
+  private readonly opts: DriverTiming;
   private readonly seatMap: SeatMap;
   private readonly decks: DeckSet;
   private readonly seats: SeatPresence;
   private readonly settings?: { pollMs: number; misses: number };
   private readonly log: Logger;
 
-  private run: RunState = 'idle';
-  private port?: SerialPortStream;
-  private readonly splitter: LineSplitter;
-  /** The stream position (gaps, duplicates); `last` below is how far the play is applied. */
+  /** The serial port, reopened when lost. */
+  private readonly link: SerialLink;
+  private readonly splitter: ByteLineSplitter;
+  /** The stream position (gaps, duplicates); `stream.last` is how far the play is applied. */
   private readonly seq = new SeqTracker();
-  /** The boot id followed, and the seq of the last line of it accepted in order. */
-  private boot?: number;
-  private last = 0;
-  private recovery?: Resync;
-  private epoch = 0;
-  private replay?: Replay;
-  /** J: (reader, uid) present on this bridge, keyed `${reader} ${uid}`. */
-  private readonly present = new Map<string, { reader: number; uid: string }>();
-  /** J keys by uid, then reader (keyOf). */
-  private readonly keys = new Map<string, string[]>();
-  /** Seat-level entries from a journal, not yet matched to a (reader, uid): label → count. */
-  private readonly pendingSeat = new Map<string, number>();
-  private readonly readerState: (ReaderStatus | undefined)[] = new Array(MAX_READERS).fill(undefined);
-  private readonly readerCode: (string | undefined)[] = new Array(MAX_READERS).fill(undefined);
-  private identified = false;
-  /** The bridge announced another protocol version and has not announced v2 since. */
-  private incompatible = false;
-  private device?: { fw: string; proto: number; readers: number; reset: string; uptimeS?: number; boot?: number };
+  /** Where the ordered stream stands, and the resynchronisation in progress. */
+  private readonly stream: StreamResync;
+  /** What the table holds: J, the journal's unmatched entries, and the seat events they yield. */
+  private readonly table: SeatEvents;
+  /** What the byte-level decoder found in the current line (one object, reused). */
+  private readonly card: CardLine = newCardLine();
+  /** The last heartbeat status word, reused while the bytes are the same. */
+  private readonly statusWord = new StatusWord();
+  /** The readers' and the bridge's last reported status. */
+  private readonly status: StatusReports;
+  /** Who the bridge is and which protocol it speaks. */
+  private readonly handshake: Handshake;
   private online = false;
   private everOnline = false;
   private lastValidAt = 0;
   private watchedLines = 0;
-  private hseq = -1;
-  private readonly pending = new Map<number, Pending>();
-  private snap?: Snapshot;
-  private presentInFlight = false;
-  private synced = false;
-  private readonly deferred = new Set<number>();
+  private readonly commands: CommandChannel;
   /** Dropped lines not yet logged, by reason (logged once per burst). */
   private readonly burst = new Map<string, number>();
-  private attempt = 0;
-  private opens = 0;
-  private lastBridgeStatus?: BridgeState;
-  private reopenTimer?: NodeJS.Timeout;
   private watchTimer?: NodeJS.Timeout;
-  private snapshotTimer?: NodeJS.Timeout;
-  private recoveryTimer?: NodeJS.Timeout;
-  private identTimer?: NodeJS.Timeout;
 
   constructor(options: BridgeDriverOptions) {
     super();
     this.path = options.path;
     this.bridge = options.bridgeId ?? basename(options.path);
-    this.binding = options.binding;
     this.seatMap = options.seatMap ?? SeatMap.default();
     this.decks = options.decks ?? new DeckSet();
     this.seats = options.seatPresence ?? new SeatPresence();
     this.settings = options.settings;
     this.log = options.logger ?? NO_LOG;
-    this.opts = {
-      heartbeatTimeoutMs: options.heartbeatTimeoutMs ?? 3000,
-      reconnectMinMs: options.reconnectMinMs ?? 250,
-      reconnectMaxMs: options.reconnectMaxMs ?? 5000,
-      commandTimeoutMs: options.commandTimeoutMs ?? 500,
-      commandAttempts: options.commandAttempts ?? 3,
-      snapshotTimeoutMs: options.snapshotTimeoutMs ?? 3000,
-      incompatibleRetryMs: options.incompatibleRetryMs ?? 3000,
-      baudRate: options.baudRate ?? 115200,
-    };
+    this.opts = driverTiming(options);
+    this.link = new SerialLink(this.linkHost(), options.binding, this.opts);
+    this.commands = new CommandChannel(
+      { stats: this.stats, isOpen: () => this.link.isOpen, write: (line) => this.link.write(line) },
+      this.opts.commandTimeoutMs,
+      this.opts.commandAttempts,
+    );
+    this.table = new SeatEvents(this.bridge, this.seatMap, this.decks, this.seats, {
+      stats: this.stats,
+      boot: () => this.stream.boot ?? 0,
+      event: (ev, origin) => {
+        // safeEmit by hand for the one event of every card line: no rest-argument array per event.
+        try {
+          this.emit('event', ev, origin);
+        } catch (e) {
+          this.stats.listenerErrors++;
+          this.log.error({ bridge: this.bridge, event: 'event', err: (e as Error).message }, 'an event listener threw');
+        }
+      },
+      wantsPresence: () => this.listenerCount('presence') > 0,
+      presence: (change) => this.safeEmit('presence', change),
+    });
+    this.status = new StatusReports({
+      bridge: this.bridge,
+      path: this.path,
+      seatMap: this.seatMap,
+      device: () => this.handshake.device,
+      readerStatus: (ev) => this.safeEmit('reader-status', ev),
+      bridgeStatus: (ev) => this.safeEmit('bridge-status', ev),
+    });
+    this.stream = new StreamResync({
+      bridge: this.bridge,
+      stats: this.stats,
+      log: this.log,
+      commands: this.commands,
+      table: this.table,
+      snapshotTimeoutMs: this.opts.snapshotTimeoutMs,
+      isOpen: () => this.link.state === 'open',
+      isIdentified: () => this.handshake.identified,
+      readerStates: (status) => this.status.word(status),
+      synced: (info) => this.safeEmit('synced', info),
+    });
+    this.handshake = new Handshake({
+      bridge: this.bridge,
+      log: this.log,
+      stats: this.stats,
+      stream: this.stream,
+      commands: this.commands,
+      settings: this.settings,
+      timing: this.opts,
+      isOpen: () => this.link.state === 'open',
+      setBridgeStatus: (status, detail) => this.status.bridge(status, detail),
+      readersOffline: () => this.readersOffline(),
+    });
     if (options.resume) {
-      this.boot = options.resume.boot;
-      this.last = options.resume.seq;
+      this.stream.boot = options.resume.boot;
+      this.stream.last = options.resume.seq;
     }
-    this.splitter = new LineSplitter((item) => this.onItem(item));
-    for (const e of options.initialPresence ?? []) this.seed(e);
+    this.splitter = new ByteLineSplitter(
+      (buf, start, end) => this.onLine(buf, start, end),
+      (length) => this.onItem({ error: 'too-long', length }),
+    );
+    for (const e of options.initialPresence ?? []) this.table.seed(e);
   }
 
   // ---------------------------------------------------------------- lifecycle
 
   /** Opens the port (and keeps reopening it when lost) until `stop()`. */
   start(): void {
-    if (this.run !== 'idle' && this.run !== 'stopped') return;
-    this.run = 'waiting';
-    this.attempt = 0;
-    this.setBridgeStatus('connecting');
+    if (!this.link.arm()) return;
+    this.status.bridge('connecting');
     const period = Math.max(10, Math.min(1000, Math.floor(this.opts.heartbeatTimeoutMs / 4)));
     this.watchTimer = setInterval(() => this.watch(), period);
-    void this.open();
+    void this.link.open();
   }
 
   /** Closes the port and stops reconnecting. Pending commands are rejected. */
   async stop(): Promise<void> {
-    const wasRunning = this.run !== 'stopped' && this.run !== 'idle';
-    this.run = 'stopped';
+    const wasRunning = this.link.stop();
     this.clearTimers();
-    this.rejectPending('the driver was stopped');
+    this.commands.rejectAll('the driver was stopped');
     this.endBurst();
-    const port = this.port;
-    this.port = undefined;
-    if (port?.isOpen) {
-      await new Promise<void>((res) => port.close(() => res()));
-    }
-    if (wasRunning) this.setBridgeStatus('stopped');
+    await this.link.close();
+    if (wasRunning) this.status.bridge('stopped');
   }
 
   /** True while the port is open and valid lines arrive. */
@@ -630,52 +228,36 @@ export class BridgeDriver extends EventEmitter {
 
   /** The device's hello/identity, once known. */
   deviceInfo(): { fw: string; proto: number; readers: number; reset: string; uptimeS?: number; boot?: number } | undefined {
-    return this.device ? { ...this.device } : undefined;
+    return this.handshake.device ? { ...this.handshake.device } : undefined;
   }
 
   /** Where the ordered stream stands: the boot followed and the last seq applied in order. */
   position(): ResumePoint | undefined {
-    return this.boot === undefined ? undefined : { boot: this.boot, seq: this.last };
+    const { boot, last } = this.stream;
+    return boot === undefined ? undefined : { boot, seq: last };
   }
 
   /** J: the (reader, uid) pairs this driver considers present, plus unmatched journal entries. */
   presence(): PresenceEntry[] {
-    const out: PresenceEntry[] = [...this.present.values()].map((p) => ({ bridge: this.bridge, reader: p.reader, uid: p.uid }));
-    for (const [label, n] of this.pendingSeat) {
-      const seat = label[0] as Seat;
-      const rest = label.slice(2);
-      for (let i = 0; i < n; i++) {
-        out.push(rest.startsWith('card:') ? { bridge: this.bridge, seat, card: rest.slice(5) } : { bridge: this.bridge, seat, tag: rest.slice(4) });
-      }
-    }
-    return out;
+    return this.table.presence();
   }
 
   /** Last known status per reader index (undefined: not reported yet). */
   readerStatuses(): (ReaderStatus | undefined)[] {
-    return [...this.readerState];
+    return this.status.readers();
   }
 
   /** Ask for a snapshot and reconcile (§11); what it yields is order-unknown. */
   resync(): void {
-    if (this.identified) this.startPresent();
+    if (this.handshake.identified) this.stream.startPresent();
   }
 
   /**
    * Sends a host command and resolves with its `ack` (rejects with CommandError on `nak`, on
    * timeout after `commandAttempts` tries with fresh hseqs, or when the port closes).
    */
-  async command(type: HostType, fields: Record<string, unknown> = {}): Promise<Frame> {
-    let last: Error = new CommandError(`${type}: no answer`, 'timeout');
-    for (let i = 0; i < this.opts.commandAttempts; i++) {
-      try {
-        return await this.commandOnce(type, fields);
-      } catch (e) {
-        last = e as Error;
-        if (!(e instanceof CommandError) || e.code !== 'timeout') throw e;
-      }
-    }
-    throw last;
+  command(type: HostType, fields: Record<string, unknown> = {}): Promise<Frame> {
+    return this.commands.send(type, fields);
   }
 
   /** Feeds received bytes as if they came from the port (benchmarks and tests). */
@@ -683,135 +265,61 @@ export class BridgeDriver extends EventEmitter {
     this.splitter.push(chunk);
   }
 
-  // ---------------------------------------------------------------- port handling
+  // ---------------------------------------------------------------- the connection
 
-  private createPort(): SerialPortStream {
-    return new SerialPortStream({
-      binding: this.binding ?? (defaultBinding as BindingInterface),
+  private linkHost(): SerialLinkHost {
+    return {
+      bridge: this.bridge,
       path: this.path,
-      baudRate: this.opts.baudRate,
-      autoOpen: false,
-    });
-  }
-
-  private async open(): Promise<void> {
-    if (this.run !== 'waiting') return;
-    this.run = 'opening';
-    if (!this.binding && !defaultBinding) {
-      try {
-        // The module that defines SerialPort alone: the package's index also loads its ten parsers, which we never use.
-        defaultBinding = (await import('serialport/dist/serialport.js')).SerialPort.binding as unknown as BindingInterface;
-      } catch (e) {
-        this.log.error({ bridge: this.bridge, err: (e as Error).message }, 'cannot load the serialport binding');
-      }
-    }
-    let port: SerialPortStream;
-    try {
-      port = this.createPort();
-    } catch (e) {
-      this.openFailed(e as Error);
-      return;
-    }
-    port.on('error', (err: Error) => this.log.warn({ bridge: this.bridge, err: err.message }, 'serial port error'));
-    const err = await new Promise<Error | null>((res) => port.open((e) => res(e ?? null)));
-    if ((this.run as RunState) === 'stopped') {
-      if (!err && port.isOpen) port.close();
-      return;
-    }
-    if (err) {
-      this.openFailed(err);
-      return;
-    }
-    this.run = 'open';
-    this.port = port;
-    if (this.opens++ > 0) this.stats.reconnects++;
-    this.splitter.reset();
-    this.seq.reset();
-    this.identified = false;
-    this.endResync();
-    this.online = false;
-    this.lastValidAt = Date.now();
-    this.watchedLines = this.stats.linesOk;
-    realpath(this.path).then(
-      (real) => this.log.info({ bridge: this.bridge, path: this.path, device: real }, 'bridge port open'),
-      () => this.log.info({ bridge: this.bridge, path: this.path }, 'bridge port open'),
-    );
-    // §12.1: flush input, then a bare "\n" ends any half line in the device's input buffer.
-    port.on('close', (e: Error | null) => this.onClose(port, e));
-    await new Promise<void>((res) => port.flush(() => res()));
-    if (this.port !== port) return;
-    port.on('data', (chunk: Buffer) => this.onData(chunk));
-    this.write('\n');
-    this.identify();
-  }
-
-  private openFailed(err: Error): void {
-    this.stats.openFailures++;
-    this.run = 'waiting';
-    const level = this.attempt === 0 ? 'warn' : 'debug';
-    this.log[level]({ bridge: this.bridge, path: this.path, err: err.message }, 'cannot open the bridge port; retrying');
-    if (this.lastBridgeStatus !== 'connecting' && this.lastBridgeStatus !== 'disconnected') {
-      this.setBridgeStatus('disconnected', err.message);
-    }
-    this.scheduleReopen();
-  }
-
-  private scheduleReopen(): void {
-    if (this.run !== 'waiting') return;
-    const delay = Math.min(this.opts.reconnectMaxMs, this.opts.reconnectMinMs * 2 ** Math.min(this.attempt, 20));
-    this.attempt++;
-    clearTimeout(this.reopenTimer);
-    this.reopenTimer = setTimeout(() => void this.open(), delay);
-  }
-
-  private onClose(port: SerialPortStream, err: Error | null): void {
-    if (port !== this.port) return;
-    this.port = undefined;
-    this.rejectPending('the port closed');
-    this.endResync();
-    clearTimeout(this.identTimer);
-    this.identified = false;
-    const wasOnline = this.online;
-    this.online = false;
-    if (this.run === 'stopped') return;
-    this.run = 'waiting';
-    const disconnected = Boolean((err as { disconnected?: boolean } | null)?.disconnected);
-    this.log.warn({ bridge: this.bridge, err: err?.message, disconnected }, 'bridge port closed; reopening');
-    if (wasOnline) this.readersOffline();
-    this.setBridgeStatus('disconnected', err?.message ?? 'port closed');
-    this.scheduleReopen();
-  }
-
-  private write(text: string): void {
-    const port = this.port;
-    if (!port?.isOpen) return;
-    port.write(text, (e) => {
-      if (e) this.log.debug({ bridge: this.bridge, err: e.message }, 'write failed');
-    });
+      log: this.log,
+      stats: this.stats,
+      opened: () => {
+        this.splitter.reset();
+        this.seq.reset();
+        this.handshake.identified = false;
+        this.stream.reset();
+        this.online = false;
+        this.lastValidAt = Date.now();
+        this.watchedLines = this.stats.linesOk;
+      },
+      data: (chunk) => this.splitter.push(chunk),
+      ready: () => {
+        this.link.write('\n');
+        this.handshake.identify();
+      },
+      openFailed: (err, first) => {
+        this.log[first ? 'warn' : 'debug']({ bridge: this.bridge, path: this.path, err: err.message }, 'cannot open the bridge port; retrying');
+        if (this.status.lastBridge !== 'connecting' && this.status.lastBridge !== 'disconnected') {
+          this.status.bridge('disconnected', err.message);
+        }
+      },
+      closed: (err, stopped) => {
+        this.commands.rejectAll('the port closed');
+        this.stream.reset();
+        this.handshake.forget();
+        const wasOnline = this.online;
+        this.online = false;
+        if (stopped) return;
+        const disconnected = Boolean((err as { disconnected?: boolean } | null)?.disconnected);
+        this.log.warn({ bridge: this.bridge, err: err?.message, disconnected }, 'bridge port closed; reopening');
+        if (wasOnline) this.readersOffline();
+        this.status.bridge('disconnected', err?.message ?? 'port closed');
+      },
+    };
   }
 
   private clearTimers(): void {
-    clearTimeout(this.reopenTimer);
     clearInterval(this.watchTimer);
-    clearTimeout(this.snapshotTimer);
-    clearTimeout(this.recoveryTimer);
-    clearTimeout(this.identTimer);
-    this.reopenTimer = this.watchTimer = this.snapshotTimer = this.recoveryTimer = this.identTimer = undefined;
-  }
-
-  private rejectPending(why: string): void {
-    for (const [h, p] of this.pending) {
-      clearTimeout(p.timer);
-      this.pending.delete(h);
-      p.reject(new CommandError(`${p.type}: ${why}`, 'closed'));
-    }
+    this.handshake.stopAsking();
+    this.stream.clearTimers();
+    this.watchTimer = undefined;
   }
 
   // ---------------------------------------------------------------- liveness
 
   private watch(): void {
     this.endBurst();
-    if (this.run !== 'open') return;
+    if (this.link.state !== 'open') return;
     // Liveness from the valid-line counter (no clock read per line).
     const now = Date.now();
     if (this.stats.linesOk !== this.watchedLines) {
@@ -822,50 +330,24 @@ export class BridgeDriver extends EventEmitter {
       this.online = false;
       this.log.warn({ bridge: this.bridge, ms: this.opts.heartbeatTimeoutMs }, 'bridge offline: no valid line');
       this.readersOffline();
-      this.setBridgeStatus('offline', `no valid line for ${this.opts.heartbeatTimeoutMs} ms`);
+      this.status.bridge('offline', `no valid line for ${this.opts.heartbeatTimeoutMs} ms`);
     }
   }
 
   private goOnline(): void {
     this.online = true;
-    this.attempt = 0;
+    this.link.resetBackoff();
     const back = this.everOnline;
     this.everOnline = true;
     // Before identification the status stays "connecting"; identification reports "online".
-    if (back && this.identified) {
-      this.setBridgeStatus('online', 'valid lines again');
-      this.doubt('valid lines again after silence');
+    if (back && this.handshake.identified) {
+      this.status.bridge('online', 'valid lines again');
+      this.stream.doubt('valid lines again after silence');
     }
   }
 
   private readersOffline(): void {
-    const n = this.device?.readers ?? MAX_READERS;
-    for (let r = 0; r < n; r++) {
-      if (this.readerState[r] !== undefined) this.setReader(r, 'offline');
-    }
-  }
-
-  private setReader(reader: number, status: ReaderStatus, code?: string): void {
-    if (this.readerState[reader] === status && this.readerCode[reader] === code) return;
-    this.readerState[reader] = status;
-    this.readerCode[reader] = code;
-    const ev: ReaderStatusEvent = { type: 'reader-status', bridge: this.bridge, reader, status };
-    const seat = this.seatMap.seatOf(this.bridge, reader);
-    if (seat) ev.seat = seat;
-    if (code) ev.code = code;
-    this.safeEmit('reader-status', ev);
-  }
-
-  private setBridgeStatus(status: BridgeState, detail?: string): void {
-    this.lastBridgeStatus = status;
-    const ev: BridgeStatusEvent = { type: 'bridge-status', bridge: this.bridge, path: this.path, status };
-    if (detail) ev.detail = detail;
-    if (this.device) {
-      ev.fw = this.device.fw;
-      ev.proto = this.device.proto;
-      ev.readers = this.device.readers;
-    }
-    this.safeEmit('bridge-status', ev);
+    this.status.readersOffline(this.handshake.device?.readers ?? MAX_READERS);
   }
 
   private safeEmit<K extends keyof BridgeDriverEvents>(event: K, ...args: BridgeDriverEvents[K]): void {
@@ -879,8 +361,39 @@ export class BridgeDriver extends EventEmitter {
 
   // ---------------------------------------------------------------- lines
 
-  private onData(chunk: Buffer): void {
-    this.splitter.push(chunk);
+  /**
+   * A received line, as bytes valid during this call only. The lines of play (arrive, leave, hb)
+   * are decoded in place (card-line.ts); every other line, and any line they do not take, goes
+   * through decodeLine as a string. Both ways end in the same steps (countValid, sequence,
+   * interpreted, onCard/onHeartbeat), so a line gets the same verdict whichever way it came.
+   */
+  private onLine(buf: Buffer, start: number, end: number): void {
+    const c = this.card;
+    if (!decodeCardLine(buf, start, end, c)) {
+      this.onItem(latin1(buf, start, end));
+      return;
+    }
+    // Everything is read from the bytes before any step runs: a listener may feed more bytes.
+    const seq = c.seq;
+    if (c.kind !== CARD_HB) {
+      const kind = c.kind === CARD_ARRIVE ? 'arrive' : 'leave';
+      const reader = c.reader;
+      const tag = this.table.tagAt(buf, c.uidStart, c.uidEnd, c.uidHash);
+      this.countValid();
+      if (!this.sequence(kind, seq, 0)) return;
+      if (this.listenerCount('frame') > 0) this.safeEmit('frame', { seq, type: kind, reader, uid: tag.uid });
+      if (this.interpreted(kind)) this.onCard(kind, seq, reader, tag);
+      return;
+    }
+    const boot = c.boot;
+    const uptimeS = c.uptimeS;
+    const status = this.statusWord.of(buf, c.statusStart, c.statusEnd);
+    const tags: number[] = [];
+    for (let i = 0; i < status.length; i++) tags.push(buf[c.tagsStart + i] - 0x30);
+    this.countValid();
+    if (!this.sequence('hb', seq, boot)) return;
+    if (this.listenerCount('frame') > 0) this.safeEmit('frame', { seq, type: 'hb', uptimeS, status, tags, boot });
+    if (this.interpreted('hb')) this.onHeartbeat(status, tags);
   }
 
   private onItem(item: SplitItem): void {
@@ -898,7 +411,7 @@ export class BridgeDriver extends EventEmitter {
       const proto = r.error === 'missing-field' || r.error === 'extra-field' || r.error === 'bad-field' ? announcedProto(item) : undefined;
       if (proto !== undefined && proto !== PROTOCOL_VERSION) {
         this.stats.linesOk++;
-        this.onForeign(proto, item.split(' ')[2] ?? '?');
+        this.handshake.onForeign(proto, item.split(' ')[2] ?? '?');
         return;
       }
       this.bad(r.error, item);
@@ -910,33 +423,47 @@ export class BridgeDriver extends EventEmitter {
       this.drop('host type');
       return;
     }
-    this.stats.linesOk++;
-    if (!this.online && this.run === 'open') this.goOnline();
+    this.countValid();
     const t = f.type;
     if ((t === 'hello' || t === 'identity') && f.proto !== PROTOCOL_VERSION) {
       // Not fed to the seq tracker: a foreign line tells nothing about this device's stream.
-      this.onForeign(f.proto as number, f.fw as string);
+      this.handshake.onForeign(f.proto as number, f.fw as string);
       return;
     }
+    if (!this.sequence(t, f.seq, t === 'hb' || t === 'identity' ? (f.boot as number) : 0)) return;
+    if (this.listenerCount('frame') > 0) this.safeEmit('frame', f);
+    if (this.interpreted(t)) this.dispatch(f);
+  }
+
+  /** A valid device line: counted, and the bridge is online again if it was not. */
+  private countValid(): void {
+    this.stats.linesOk++;
+    if (!this.online && this.link.state === 'open') this.goOnline();
+  }
+
+  /**
+   * Places a valid device line of type `t` in the stream (`boot`: an hb's or identity's boot id):
+   * false when it is dropped as a duplicate or stale; a gap or a new boot starts a resync.
+   */
+  private sequence(t: string, seq: number, boot: number): boolean {
     // A boot id other than the one followed: the device has reset and its hello was lost. Its lines
     // are judged from here as a new stream, not as stale lines of the old one.
-    const rebooted = (t === 'hb' || t === 'identity') && this.identified && this.boot !== undefined && f.boot !== this.boot;
+    const rebooted = (t === 'hb' || t === 'identity') && this.handshake.identified && this.stream.boot !== undefined && boot !== this.stream.boot;
     if (rebooted) this.seq.reset();
-    const v = this.seq.accept(f.seq, t === 'hello');
+    const v = this.seq.accept(seq, t === 'hello');
     if (v.verdict === 'duplicate') {
       this.stats.duplicates++;
       this.drop('duplicate or stale');
-      return;
+      return false;
     }
     this.endBurst();
-    if (rebooted) this.newBoot(f.boot as number, false);
+    if (rebooted) this.stream.newBoot(boot, false);
     else if (v.verdict === 'gap') {
       this.stats.gaps++;
       this.stats.lost += v.lost;
-      this.onGap(t);
-    } else if (v.verdict === 'in-order' && this.identified && !this.recovery) this.last = f.seq;
-    if (this.listenerCount('frame') > 0) this.safeEmit('frame', f);
-    this.dispatch(f);
+      this.stream.onGap(t);
+    } else if (v.verdict === 'in-order' && this.handshake.identified && !this.stream.active) this.stream.last = seq;
+    return true;
   }
 
   private bad(error: Exclude<LineError, 'empty'>, line: string): void {
@@ -945,7 +472,7 @@ export class BridgeDriver extends EventEmitter {
     this.drop(error);
     if (this.listenerCount('line-error') > 0) this.safeEmit('line-error', error, line);
     // The damaged line may have been an arrive/leave, or a line of a replay or snapshot.
-    this.doubt(`a damaged line (${error})`);
+    this.stream.doubt(`a damaged line (${error})`);
   }
 
   /** Counts a dropped line into the current burst (logged once when the burst ends). */
@@ -961,40 +488,29 @@ export class BridgeDriver extends EventEmitter {
     this.burst.clear();
   }
 
-  /** A seq gap at a line of type `t`: lines were lost before it. */
-  private onGap(t: string): void {
-    if (this.snap) this.discardSnapshot('a gap inside the snapshot');
-    if (this.replay) this.discardReplay('a gap inside the replay');
-    // A snapshot or replay that starts here is positioned after the gap: it covers the lost lines.
-    const rs = this.recovery;
-    if (t === 'snap' && rs && (rs.phase === 'present' || rs.thenPresent)) return;
-    if (t === 'replay' && rs?.phase === 'since') return;
-    this.doubt(`a seq gap before a ${t} line`);
+  /**
+   * Whether a sequenced line of type `t` is interpreted now (not before the identification), and
+   * what it interrupts (a snapshot's or a replay's lines are consecutive).
+   */
+  private interpreted(t: string): boolean {
+    if (!this.handshake.identified && t !== 'hello' && t !== 'identity' && t !== 'ack' && t !== 'nak') {
+      // §1/§12: do not interpret the stream before the protocol version is known. A resync after
+      // the identification covers what is skipped here.
+      this.stats.ignoredBeforeIdent++;
+      return false;
+    }
+    this.stream.interrupt(t);
+    return true;
   }
 
   private dispatch(f: Frame): void {
     const t = f.type;
-    if (!this.identified && t !== 'hello' && t !== 'identity' && t !== 'ack' && t !== 'nak') {
-      // §1/§12: do not interpret the stream before the protocol version is known. A resync after
-      // the identification covers what is skipped here.
-      this.stats.ignoredBeforeIdent++;
-      return;
-    }
-    if (this.snap && t !== 'tag' && t !== 'snapend') {
-      // §11: a snapshot's lines are consecutive; anything else inside breaks it.
-      this.discardSnapshot(`a ${t} line inside the snapshot`);
-      if (t !== 'hello' && this.recovery) this.requestSnapshot(true);
-    }
-    if (this.replay && t !== 'rec' && t !== 'replayend') {
-      this.discardReplay(`a ${t} line inside the replay`);
-      if (t !== 'hello') this.resendSince();
-    }
     switch (t) {
       case 'hello':
-        this.onHello(f as Frame & { fw: string; proto: number; readers: number; reset: string; boot: number });
+        this.handshake.onHello(f as Frame & { fw: string; proto: number; readers: number; reset: string; boot: number });
         return;
       case 'identity':
-        this.onIdentity(f as Frame & { fw: string; proto: number; readers: number; reset: string; uptimeS: number; boot: number });
+        this.handshake.onIdentity(f as Frame & { fw: string; proto: number; readers: number; reset: string; uptimeS: number; boot: number });
         return;
       case 'cfg':
         return;
@@ -1003,209 +519,54 @@ export class BridgeDriver extends EventEmitter {
         return;
       case 'arrive':
       case 'leave':
-        if (this.recovery?.phase === 'since') {
-          this.stats.held++; // inside the replay to come, which applies it in order
-          return;
-        }
-        this.applyOne(t, f.reader as number, f.uid as string, false, { seq: f.seq, unknown: this.recovery !== undefined });
+        this.onCard(t, f.seq, f.reader as number, this.table.tag(f.uid as string));
         return;
-      case 'snap': {
-        this.presentInFlight = false;
-        clearTimeout(this.snapshotTimer);
-        const rs = this.recovery;
-        if (rs?.phase === 'since' && !rs.thenPresent) {
-          // J is behind the stream while a replay is awaited: a snapshot now would mix the two.
-          this.stats.snapshotsDiscarded++;
-          return;
-        }
-        this.snap = { hseq: f.hseq as number, total: f.total as number, tags: [] };
+      case 'snap':
+        this.stream.onSnap(f.hseq as number, f.total as number);
         return;
-      }
       case 'tag':
-        if (!this.snap) {
-          this.stats.strayTags++;
-          return;
-        }
-        this.snap.tags.push({ reader: f.reader as number, uid: f.uid as string });
-        if (this.snap.tags.length > this.snap.total) {
-          this.discardSnapshot('more tag lines than announced');
-          this.requestSnapshot(false);
-        }
+        this.stream.onTag(f.reader as number, f.uid as string);
         return;
       case 'snapend':
-        if (!this.snap) {
-          // The end of a snapshot whose start we did not see (or did not want).
-          this.stats.strayTags++;
-          if (this.recovery?.phase === 'present') this.requestSnapshot(true);
-          return;
-        }
-        this.finishSnapshot(f.seq, f.hseq as number, f.total as number, f.status as string);
+        this.stream.onSnapEnd(f.seq, f.hseq as number, f.total as number, f.status as string);
         return;
       case 'replay':
-        this.onReplayStart(f.hseq as number, f.count as number);
+        this.stream.onReplay(f.hseq as number, f.count as number);
         return;
       case 'rec':
-        if (!this.replay) {
-          this.stats.strayReplayLines++;
-          return;
-        }
-        this.onRecord(f.oseq as number, f.kind as 'arrive' | 'leave', f.reader as number, f.uid as string);
+        this.stream.onRec(f.oseq as number, f.kind as 'arrive' | 'leave', f.reader as number, f.uid as string);
         return;
       case 'replayend':
-        if (!this.replay) {
-          // The end of a replay whose start was lost: if it answered the since in force, ask again now.
-          this.stats.strayReplayLines++;
-          if (this.recovery?.phase === 'since' && this.recovery.acked) this.resendSince();
-          return;
-        }
-        this.finishReplay(f.seq, f.hseq as number, f.count as number);
+        this.stream.onReplayEnd(f.seq, f.hseq as number, f.count as number);
         return;
       case 'err':
         this.onErr(f);
         return;
       case 'ack':
       case 'nak': {
-        const p = this.pending.get(f.hseq as number);
         if (t === 'nak') this.stats.naks++;
-        if (!p) return;
-        clearTimeout(p.timer);
-        this.pending.delete(f.hseq as number);
+        const type = this.commands.answer(f);
         // Known at once, not in a promise continuation: the replay follows in the same chunk.
-        if (t === 'ack' && p.type === 'since' && this.recovery?.phase === 'since') this.recovery.acked = true;
-        if (t === 'ack') p.resolve(f);
-        else p.reject(new CommandError(`${p.type}: refused by the bridge (${String(f.code)})`, 'nak', f.code as string));
+        if (t === 'ack' && type === 'since') this.stream.sinceAcked();
         return;
       }
     }
   }
 
+  /** A live arrive/leave line, sequenced and interpreted. */
+  private onCard(kind: 'arrive' | 'leave', seq: number, reader: number, tag: Tag): void {
+    if (this.stream.holding) {
+      this.stats.held++; // inside the replay to come, which applies it in order
+      return;
+    }
+    this.table.applyOne(kind, reader, tag, false, seq, this.stream.active);
+  }
+
   // ---------------------------------------------------------------- identification and resets
 
-  /** A hello/identity of a protocol this driver does not implement: report it, keep listening. */
-  private onForeign(proto: number, fw: string): void {
-    this.stats.foreign++;
-    if (this.identified) this.readersOffline();
-    this.identified = false;
-    this.endResync();
-    clearTimeout(this.identTimer);
-    if (!this.incompatible) {
-      this.incompatible = true;
-      const detail = `the bridge speaks protocol ${proto} (firmware ${fw}); this daemon implements ${PROTOCOL_VERSION}. Its lines are ignored until it announces protocol ${PROTOCOL_VERSION}.`;
-      this.log.error({ bridge: this.bridge, proto, fw }, detail);
-      this.setBridgeStatus('incompatible', detail);
-    }
-    // A stray foreign line must not cost seconds of play: ask at once, then every few seconds.
-    this.identify(this.opts.commandTimeoutMs);
-  }
-
-  /** The bridge speaks our protocol (again): say so once if it was reported incompatible. */
-  private compatibleAgain(): void {
-    if (!this.incompatible) return;
-    this.incompatible = false;
-    this.log.info({ bridge: this.bridge }, `the bridge announces protocol ${PROTOCOL_VERSION} again`);
-  }
-
-  private onHello(f: { fw: string; proto: number; readers: number; reset: string; boot: number }): void {
-    this.device = { fw: f.fw, proto: f.proto, readers: f.readers, reset: f.reset, boot: f.boot };
-    this.compatibleAgain();
-    this.log.info({ bridge: this.bridge, fw: f.fw, readers: f.readers, reset: f.reset, boot: f.boot }, 'bridge hello (device reset)');
-    clearTimeout(this.identTimer);
-    this.identified = true;
-    this.setBridgeStatus('online', `reset: ${f.reset}`);
-    this.sendSettings();
-    this.newBoot(f.boot, true);
-  }
-
-  private onIdentity(f: { fw: string; proto: number; readers: number; reset: string; uptimeS: number; boot: number }): void {
-    this.device = { fw: f.fw, proto: f.proto, readers: f.readers, reset: f.reset, uptimeS: f.uptimeS, boot: f.boot };
-    this.compatibleAgain();
-    clearTimeout(this.identTimer);
-    // Identified already: a new boot was handled in onItem.
-    if (this.identified) return;
-    this.identified = true;
-    this.log.info({ bridge: this.bridge, fw: f.fw, readers: f.readers, uptimeS: f.uptimeS, boot: f.boot }, 'bridge identified');
-    this.setBridgeStatus('online', `firmware ${f.fw}, ${f.readers} readers`);
-    this.sendSettings();
-    if (this.boot === undefined) {
-      // Nothing to resume from: the snapshot says what lies on the table.
-      this.boot = f.boot;
-      this.last = 0;
-      this.startPresent();
-    } else if (f.boot === this.boot) {
-      // Reconnected, re-identified or restarted: ask for what was missed, in order.
-      this.startSince(this.boot, this.last, false);
-    } else {
-      this.newBoot(f.boot, false);
-    }
-  }
-
-  /**
-   * The device runs a new boot. With its hello seen, every line since is here: a snapshot
-   * reconciles what the old boot lost. Without it (lost), the new boot's lines may have been
-   * dropped as stale: replay them from 0 and take a snapshot right behind.
-   */
-  private newBoot(boot: number, helloSeen: boolean): void {
-    const prev = this.boot;
-    this.boot = boot;
-    this.last = 0;
-    this.stats.resets++;
-    if (prev !== undefined && prev !== boot) {
-      this.log.warn({ bridge: this.bridge, from: prev, to: boot, hello: helloSeen },
-        helloSeen ? 'the bridge restarted' : 'the bridge restarted; its hello was lost (new boot id)');
-    }
-    this.endResync();
-    if (helloSeen) this.startPresent();
-    else this.startSince(boot, 0, true);
-  }
-
-  private sendSettings(): void {
-    if (!this.settings) return;
-    this.command('set', { pollMs: this.settings.pollMs, misses: this.settings.misses }).catch((e: Error) =>
-      this.log.warn({ bridge: this.bridge, err: e.message }, 'set failed'),
-    );
-  }
-
-  /** Sends `ident` until a valid identity comes; `firstMs`: delay of the first one. */
-  private identify(firstMs = 0): void {
-    clearTimeout(this.identTimer);
-    if (this.run !== 'open' || this.identified) return;
-    const again = () => this.identify();
-    if (firstMs > 0) {
-      this.identTimer = setTimeout(again, firstMs);
-      return;
-    }
-    this.command('ident').catch(() => undefined);
-    const wait = this.incompatible ? this.opts.incompatibleRetryMs : this.opts.commandTimeoutMs * (this.opts.commandAttempts + 1);
-    this.identTimer = setTimeout(again, wait);
-  }
-
   private onHeartbeat(status: string, tags: number[]): void {
-    let wake = false;
-    for (let r = 0; r < status.length; r++) {
-      const st = STATE_CHAR[status[r]];
-      const code = st === 'faulted' ? this.readerCode[r] : undefined;
-      this.setReader(r, st, code);
-      if (st === 'ok' && this.deferred.has(r)) wake = true;
-    }
-    if (this.recovery) return;
-    if (wake) {
-      this.startPresent();
-      return;
-    }
-    // Doubt: the device's count for a settled reader differs from J, with the stream in order.
-    // No replay can explain that: ask for a snapshot (§11).
-    if (this.synced && this.pendingSeat.size === 0 && !this.presentInFlight) {
-      const counts = new Array<number>(status.length).fill(0);
-      for (const p of this.present.values()) if (p.reader < counts.length) counts[p.reader]++;
-      for (let r = 0; r < status.length; r++) {
-        if (status[r] === 'O' && counts[r] !== tags[r]) {
-          this.stats.doubts++;
-          this.log.info({ bridge: this.bridge, reader: r, device: tags[r], host: counts[r] }, 'tag count differs; resynchronising');
-          this.startPresent();
-          return;
-        }
-      }
-    }
+    this.status.word(status);
+    this.stream.heartbeat(status, tags);
   }
 
   private onErr(f: Frame): void {
@@ -1219,540 +580,18 @@ export class BridgeDriver extends EventEmitter {
           return;
         }
         this.log.warn({ bridge: this.bridge, reader: r, code }, 'reader fault');
-        this.setReader(r, 'faulted', code);
+        this.status.reader(r, 'faulted', code);
         return;
       }
       case 'overflow':
         this.stats.overflows++;
         this.log.warn({ bridge: this.bridge, dropped: f.dropped }, 'the bridge dropped lines (overflow)');
-        this.doubt('err overflow');
+        this.stream.doubt('err overflow');
         return;
       case 'line':
         this.stats.hostLineErrors++;
         this.log.warn({ bridge: this.bridge, code: f.code }, 'the bridge received a damaged host line');
         return;
     }
-  }
-
-  // ---------------------------------------------------------------- commands
-
-  private nextHseq(): number {
-    do this.hseq = nextHostSeq(this.hseq);
-    while (this.pending.has(this.hseq));
-    return this.hseq;
-  }
-
-  private commandOnce(type: HostType, fields: Record<string, unknown>): Promise<Frame> {
-    return new Promise<Frame>((resolve, reject) => {
-      if (!this.port?.isOpen) {
-        reject(new CommandError(`${type}: the port is not open`, 'closed'));
-        return;
-      }
-      if (this.pending.size >= MAX_PENDING) {
-        reject(new CommandError(`${type}: ${MAX_PENDING} commands are already waiting for an answer`, 'closed'));
-        return;
-      }
-      const h = this.nextHseq();
-      let line: string;
-      try {
-        line = encodeFrame({ ...fields, seq: h, type });
-      } catch (e) {
-        reject(e as Error);
-        return;
-      }
-      const timer = setTimeout(() => {
-        this.pending.delete(h);
-        this.stats.commandTimeouts++;
-        reject(new CommandError(`${type}: no answer within ${this.opts.commandTimeoutMs} ms`, 'timeout'));
-      }, this.opts.commandTimeoutMs);
-      this.pending.set(h, { type, resolve, reject, timer });
-      this.write(`${line}\n`);
-    });
-  }
-
-  // ---------------------------------------------------------------- resynchronisation
-
-  /** Something may have been missed: get it back in order (or, failing that, reconcile). */
-  private doubt(why: string): void {
-    if (this.run !== 'open' || !this.identified) return; // the identification will resynchronise
-    const rs = this.recovery;
-    if (!rs) {
-      this.log.debug({ bridge: this.bridge, why, boot: this.boot, last: this.last }, 'doubt: asking for a replay');
-      if (this.boot === undefined) this.startPresent();
-      else this.startSince(this.boot, this.last, false);
-      return;
-    }
-    if (rs.phase === 'since') {
-      // The replay to come covers everything before it; but once the since was acked, the replay
-      // has started, so what was lost may be its first line.
-      if (rs.acked) this.resendSince();
-      return;
-    }
-    // Waiting for a snapshot: it covers the loss, unless the lost line was its `snap` (then the
-    // stray `snapend` asks again).
-    this.requestSnapshot(false);
-  }
-
-  private startSince(boot: number, after: number, thenPresent: boolean, tries = 0): void {
-    clearTimeout(this.recoveryTimer);
-    if (this.run !== 'open') return; // fed by receive(): nobody to ask
-    const epoch = ++this.epoch;
-    this.recovery = { phase: 'since', epoch, boot, after, thenPresent, acked: false, tries };
-    this.replay = undefined;
-    this.stats.sinceRequests++;
-    // An earlier since still waiting for its ack is superseded: its retries would only bring stray replays.
-    for (const [h, p] of this.pending) {
-      if (p.type !== 'since') continue;
-      clearTimeout(p.timer);
-      this.pending.delete(h);
-      p.reject(new CommandError('since: superseded', 'closed'));
-    }
-    this.command('since', { boot, after }).then(
-      () => undefined,
-      (e: Error) => {
-        if (this.recovery?.epoch !== epoch) return;
-        const gone = e instanceof CommandError && e.nak === 'gone';
-        if (gone) this.stats.gone++;
-        this.log[gone ? 'info' : 'warn']({ bridge: this.bridge, boot, after, err: e.message },
-          gone ? 'the bridge no longer holds the lines missed: reconciling a snapshot (order unknown)' : 'since failed: reconciling a snapshot (order unknown)');
-        this.startPresent();
-      },
-    );
-    // After a reset the snapshot goes right behind the replay, so that no play comes between them.
-    if (thenPresent) this.requestSnapshot(true);
-    this.recoveryTimer = setTimeout(() => {
-      if (this.recovery?.epoch !== epoch) return;
-      this.stats.replayTimeouts++;
-      this.resendSince();
-    }, this.opts.snapshotTimeoutMs);
-  }
-
-  /**
-   * Ask again from where the replay got to (a broken or missing replay); after SINCE_TRIES in a row
-   * without a single record, fall back to a snapshot.
-   */
-  private resendSince(): void {
-    const rs = this.recovery;
-    if (rs?.phase !== 'since') return;
-    if (rs.tries + 1 >= SINCE_TRIES) {
-      this.log.warn({ bridge: this.bridge, boot: rs.boot, after: this.last }, 'no replay came through: reconciling a snapshot (order unknown)');
-      this.startPresent();
-      return;
-    }
-    this.startSince(rs.boot, this.last, rs.thenPresent, rs.tries + 1);
-  }
-
-  private startPresent(): void {
-    clearTimeout(this.recoveryTimer);
-    if (this.run !== 'open') return;
-    this.recovery = { phase: 'present', epoch: ++this.epoch };
-    this.replay = undefined;
-    this.requestSnapshot(false);
-  }
-
-  /** Forget any resynchronisation in progress (port closed, new boot, foreign hello). */
-  private endResync(): void {
-    this.recovery = undefined;
-    this.replay = undefined;
-    this.snap = undefined;
-    this.presentInFlight = false;
-    this.epoch++;
-    clearTimeout(this.recoveryTimer);
-    clearTimeout(this.snapshotTimer);
-  }
-
-  private onReplayStart(hseq: number, count: number): void {
-    // The replay line answers its since even when the ack was lost.
-    const p = this.pending.get(hseq);
-    if (p?.type === 'since') {
-      clearTimeout(p.timer);
-      this.pending.delete(hseq);
-      p.resolve({ seq: 0, type: 'ack', hseq, cmd: 'since' });
-    }
-    const rs = this.recovery;
-    if (rs?.phase !== 'since') {
-      this.stats.strayReplayLines++; // an answer to a since already served
-      return;
-    }
-    rs.acked = true;
-    if (count > MAX_REPLAY) {
-      this.log.warn({ bridge: this.bridge, count }, 'a replay longer than any device log: reconciling a snapshot instead');
-      this.startPresent();
-      return;
-    }
-    this.replay = { hseq, count, got: 0, places: this.stats.places, lifts: this.stats.lifts };
-  }
-
-  /** One replayed record, in order: applied unless already applied (not after `last`). */
-  private onRecord(oseq: number, kind: 'arrive' | 'leave', reader: number, uid: string): void {
-    const rp = this.replay!;
-    const rs = this.recovery as Extract<Resync, { phase: 'since' }>;
-    if (++rp.got > rp.count) {
-      this.discardReplay('more records than announced');
-      this.resendSince();
-      return;
-    }
-    if (!seqAfter(oseq, this.last)) {
-      this.stats.replaySkipped++;
-      return;
-    }
-    this.last = oseq;
-    rs.tries = 0; // progress: a damaged replay is asked again from here, as often as it helps
-    this.applyOne(kind, reader, uid, false, { seq: oseq, unknown: rs.thenPresent });
-  }
-
-  private discardReplay(why: string): void {
-    this.replay = undefined;
-    this.stats.replaysDiscarded++;
-    this.log.debug({ bridge: this.bridge, why }, 'replay discarded');
-  }
-
-  private finishReplay(endSeq: number, hseq: number, count: number): void {
-    const rp = this.replay!;
-    this.replay = undefined;
-    const rs = this.recovery as Extract<Resync, { phase: 'since' }>;
-    if (hseq !== rp.hseq || count !== rp.count || rp.got !== rp.count) {
-      this.discardReplay(`announced ${rp.count} records, got ${rp.got}, end says ${count}`);
-      this.resendSince();
-      return;
-    }
-    this.stats.replays++;
-    clearTimeout(this.recoveryTimer);
-    // The replay covers every line before it: the ordered stream resumes after its end.
-    this.last = endSeq;
-    this.synced = true;
-    const places = this.stats.places - rp.places;
-    const lifts = this.stats.lifts - rp.lifts;
-    this.log[places + lifts > 0 ? 'info' : 'debug']({ bridge: this.bridge, boot: rs.boot, after: rs.after, records: count, places, lifts }, 'replay applied');
-    if (rs.thenPresent) {
-      // The snapshot asked for with the since is on its way.
-      this.recovery = { phase: 'present', epoch: ++this.epoch };
-    } else this.recovery = undefined;
-    this.safeEmit('synced', { bridge: this.bridge, via: 'replay', hseq, total: count, places, lifts, deferred: [] });
-  }
-
-  private requestSnapshot(force: boolean): void {
-    if (this.run !== 'open' || !this.identified) return;
-    if (this.presentInFlight && !force) return;
-    this.presentInFlight = true;
-    this.command('present').catch((e: Error) => this.log.debug({ bridge: this.bridge, err: e.message }, 'present failed'));
-    clearTimeout(this.snapshotTimer);
-    this.snapshotTimer = setTimeout(() => {
-      if (!this.presentInFlight) return;
-      this.stats.snapshotTimeouts++;
-      this.presentInFlight = false;
-      this.requestSnapshot(false);
-    }, this.opts.snapshotTimeoutMs);
-  }
-
-  private discardSnapshot(why: string): void {
-    this.snap = undefined;
-    this.stats.snapshotsDiscarded++;
-    this.log.debug({ bridge: this.bridge, why }, 'snapshot discarded');
-  }
-
-  private finishSnapshot(endSeq: number, hseq: number, total: number, status: string): void {
-    const s = this.snap!;
-    this.snap = undefined;
-    if (total !== s.total || s.tags.length !== s.total) {
-      this.discardSnapshot(`announced ${s.total} tags, got ${s.tags.length}, end says ${total}`);
-      this.requestSnapshot(false);
-      return;
-    }
-    this.stats.snapshots++;
-    for (let r = 0; r < status.length; r++) {
-      const st = STATE_CHAR[status[r]];
-      this.setReader(r, st, st === 'faulted' ? this.readerCode[r] : undefined);
-    }
-    const inS = new Set<string>();
-    const changes: Array<{ kind: 'arrive' | 'leave'; reader: number; uid: string }> = [];
-    const deferred = new Set<number>();
-    for (const t of s.tags) {
-      const k = `${t.reader} ${t.uid}`;
-      if (inS.has(k)) continue;
-      inS.add(k);
-      if (!this.present.has(k)) changes.push({ kind: 'arrive', reader: t.reader, uid: t.uid });
-    }
-    for (const [k, p] of this.present) {
-      if (inS.has(k)) continue;
-      if (status[p.reader] === 'O') changes.push({ kind: 'leave', reader: p.reader, uid: p.uid });
-      else deferred.add(p.reader);
-    }
-    const batch = this.applyBatch(changes);
-    // Journal entries (seat + card) that no tag matched: gone, if every reader of the seat is O.
-    const labelLifts: Array<{ seat: Seat; label: string; reader: number }> = [];
-    for (const [label, n] of [...this.pendingSeat]) {
-      const seat = label[0] as Seat;
-      const readers = this.seatMap.readersOf(this.bridge, seat);
-      if (readers.length > 0 && readers.every((r) => status[r] === 'O')) {
-        this.pendingSeat.delete(label);
-        for (let i = 0; i < n; i++) labelLifts.push({ seat, label, reader: readers[0] });
-      } else {
-        for (const r of readers) deferred.add(r);
-      }
-    }
-    // When these cards moved is not known: every event is marked so, with the snapshot's position.
-    // Lifts first (as in a poll), then the late places.
-    const at: At = { seq: endSeq, unknown: true };
-    for (const b of batch.lifts) this.emitSeat('lift', b.seat, b.reader, b.uid, true, at);
-    for (const l of labelLifts) this.emitLabelLift(l.seat, l.label, l.reader, at);
-    for (const b of batch.places) this.emitSeat('place', b.seat, b.reader, b.uid, true, at);
-    const places = batch.places.length;
-    const lifts = batch.lifts.length + labelLifts.length;
-    this.deferred.clear();
-    for (const r of deferred) this.deferred.add(r);
-    this.synced = true;
-    // The snapshot covers every line before it: the ordered stream resumes after its end.
-    this.last = endSeq;
-    if (this.recovery && this.recovery.phase === 'present') this.recovery = undefined;
-    else if (this.recovery?.phase === 'since' && this.recovery.thenPresent) this.endResync();
-    this.log[places + lifts > 0 ? 'info' : 'debug']({ bridge: this.bridge, total, places, lifts, deferred: [...deferred] }, 'snapshot reconciled (order unknown)');
-    this.safeEmit('synced', { bridge: this.bridge, via: 'snapshot', hseq, total, places, lifts, deferred: [...deferred].sort() });
-  }
-
-  // ---------------------------------------------------------------- presence → events
-
-  private seed(e: PresenceEntry): void {
-    if (e.bridge !== undefined && e.bridge !== this.bridge) return;
-    if ('uid' in e) {
-      const k = `${e.reader} ${e.uid}`;
-      if (this.present.has(k)) return;
-      this.present.set(k, { reader: e.reader, uid: e.uid });
-      const seat = this.seatMap.seatOf(this.bridge, e.reader);
-      if (seat) this.seats.add(seat, e.uid);
-      return;
-    }
-    // Seat-level entries belong to this bridge only if it has a reader under that seat.
-    if (this.seatMap.readersOf(this.bridge, e.seat).length === 0) return;
-    const label = 'card' in e ? `${e.seat}|card:${e.card}` : `${e.seat}|tag:${e.tag}`;
-    this.pendingSeat.set(label, (this.pendingSeat.get(label) ?? 0) + 1);
-  }
-
-  private labelOf(seat: Seat, uid: string): string {
-    const entry = this.decks.lookup(uid);
-    return entry ? `${seat}|card:${entry.card}` : `${seat}|tag:${uid}`;
-  }
-
-  /** Takes one matching journal entry, if any (true when one was consumed). */
-  private takePending(seat: Seat, uid: string): boolean {
-    if (this.pendingSeat.size === 0) return false;
-    const label = this.labelOf(seat, uid);
-    const n = this.pendingSeat.get(label);
-    if (!n) return false;
-    if (n <= 1) this.pendingSeat.delete(label);
-    else this.pendingSeat.set(label, n - 1);
-    return true;
-  }
-
-  /**
-   * The J key `${reader} ${uid}`, built once per tag and reader: a new key string per line costs a
-   * concatenation, its flattening and its hash on every arrive and leave. Bounded: emptied when full.
-   */
-  private keyOf(reader: number, uid: string): string {
-    let row = this.keys.get(uid);
-    if (!row) {
-      if (this.keys.size >= KEY_CACHE_MAX) this.keys.clear();
-      this.keys.set(uid, (row = []));
-    }
-    return (row[reader] ??= `${reader} ${uid}`);
-  }
-
-  /** An arrive/leave in stream order (live or replayed): the hot path. */
-  private applyOne(kind: 'arrive' | 'leave', reader: number, uid: string, late: boolean, at: At): void {
-    const k = this.keyOf(reader, uid);
-    const seat = this.seatMap.seatOf(this.bridge, reader);
-    if (kind === 'arrive') {
-      if (this.present.has(k)) {
-        this.stats.redundant++;
-        return;
-      }
-      this.present.set(k, { reader, uid });
-      if (this.listenerCount('presence') > 0) this.safeEmit('presence', { kind, bridge: this.bridge, reader, uid, late });
-      if (!seat) {
-        this.stats.unmapped++;
-        return;
-      }
-      const first = this.seats.add(seat, uid);
-      if (first && !this.takePending(seat, uid)) this.emitSeat('place', seat, reader, uid, late, at);
-    } else {
-      const p = this.present.get(k);
-      if (!p) {
-        // Not in J. If the journal says this card lies at this seat, the leave is real (§11).
-        if (seat && this.takePending(seat, uid) && !this.seats.has(seat, uid)) {
-          if (this.listenerCount('presence') > 0) this.safeEmit('presence', { kind, bridge: this.bridge, reader, uid, late });
-          this.emitSeat('lift', seat, reader, uid, late, at);
-        } else this.stats.redundant++;
-        return;
-      }
-      this.present.delete(k);
-      if (this.listenerCount('presence') > 0) this.safeEmit('presence', { kind, bridge: this.bridge, reader, uid, late });
-      if (!seat) {
-        this.stats.unmapped++;
-        return;
-      }
-      if (this.seats.remove(seat, uid)) this.emitSeat('lift', seat, reader, uid, late, at);
-    }
-  }
-
-  /**
-   * Applies a snapshot's differences to J and the seat counts, and returns the seat-level changes
-   * to emit. Seat-level effects are netted, so a tag that moved between two readers under the same
-   * seat produces nothing; places that match a journal entry are adopted silently.
-   */
-  private applyBatch(changes: Array<{ kind: 'arrive' | 'leave'; reader: number; uid: string }>): {
-    places: Array<{ seat: Seat; uid: string; reader: number }>;
-    lifts: Array<{ seat: Seat; uid: string; reader: number }>;
-  } {
-    const before = new Map<string, { seat: Seat; uid: string; reader: number; was: boolean }>();
-    for (const c of changes) {
-      const seat = this.seatMap.seatOf(this.bridge, c.reader);
-      const k = `${c.reader} ${c.uid}`;
-      if (seat) {
-        const sk = seat + c.uid;
-        if (!before.has(sk)) before.set(sk, { seat, uid: c.uid, reader: c.reader, was: this.seats.has(seat, c.uid) });
-      } else this.stats.unmapped++;
-      if (c.kind === 'arrive') {
-        this.present.set(k, { reader: c.reader, uid: c.uid });
-        if (seat) this.seats.add(seat, c.uid);
-      } else {
-        this.present.delete(k);
-        if (seat) this.seats.remove(seat, c.uid);
-      }
-      this.safeEmit('presence', { kind: c.kind, bridge: this.bridge, reader: c.reader, uid: c.uid, late: true });
-    }
-    const places: Array<{ seat: Seat; uid: string; reader: number }> = [];
-    const lifts: Array<{ seat: Seat; uid: string; reader: number }> = [];
-    for (const b of before.values()) {
-      const now = this.seats.has(b.seat, b.uid);
-      if (b.was && !now) lifts.push(b);
-      else if (!b.was && now && !this.takePending(b.seat, b.uid)) places.push(b);
-    }
-    return { places, lifts };
-  }
-
-  /** The TableEvent fields that say where an event came from, and whether its order is known. */
-  private source(ev: SeatEvent, at: At): SeatEvent {
-    ev.src = { bridge: this.bridge, boot: this.boot ?? 0, seq: at.seq };
-    if (at.unknown) {
-      ev.orderUnknown = true;
-      this.stats.orderUnknown++;
-    }
-    return ev;
-  }
-
-  private emitSeat(type: 'place' | 'lift', seat: Seat, reader: number, uid: string, late: boolean, at: At): void {
-    const entry = this.decks.lookup(uid);
-    const ev: SeatEvent = entry
-      ? (type === 'place' ? { type, seat, card: entry.card } : { type, seat, card: entry.card })
-      : { type, seat, tag: uid };
-    const origin: EventOrigin = { bridge: this.bridge, reader, uid, late };
-    if (entry) origin.deck = entry.deck;
-    if (type === 'place') {
-      this.stats.places++;
-      if (late) this.stats.latePlaces++;
-      if (!entry) this.stats.unknownTags++;
-    } else {
-      this.stats.lifts++;
-      if (late) this.stats.lateLifts++;
-    }
-    // safeEmit inlined for the one event of every card line: no rest-argument array per event.
-    try {
-      this.emit('event', this.source(ev, at), origin);
-    } catch (e) {
-      this.stats.listenerErrors++;
-      this.log.error({ bridge: this.bridge, event: 'event', err: (e as Error).message }, 'an event listener threw');
-    }
-  }
-
-  private emitLabelLift(seat: Seat, label: string, reader: number, at: At): void {
-    const rest = label.slice(2);
-    const ev: SeatEvent = rest.startsWith('card:') ? { type: 'lift', seat, card: rest.slice(5) } : { type: 'lift', seat, tag: rest.slice(4) };
-    this.stats.lifts++;
-    this.stats.lateLifts++;
-    this.safeEmit('event', this.source(ev, at), { bridge: this.bridge, reader, uid: rest.startsWith('tag:') ? rest.slice(4) : '', late: true });
-  }
-}
-
-// ------------------------------------------------------------------ several bridges
-
-export interface MultiBridgeOptions {
-  bridges: Array<Omit<BridgeDriverOptions, 'seatPresence' | 'initialPresence'>>;
-  /** Shared by all drivers unless a bridge entry sets its own. */
-  seatMap?: SeatMap;
-  decks?: DeckSet;
-  /** From the journal; exact entries should carry `bridge`. */
-  initialPresence?: PresenceEntry[];
-  /** From the journal (`resumePoints`): each bridge's last journaled `src`, unless its entry sets `resume`. */
-  resume?: ReadonlyMap<string, ResumePoint>;
-  logger?: Logger;
-}
-
-/**
- * Runs one BridgeDriver per bridge and merges their events (same event names and payloads as
- * BridgeDriver). The drivers share one SeatPresence, so a seat served by readers of two bridges
- * still gets one place per card.
- */
-export class MultiBridge extends EventEmitter {
-  readonly drivers: BridgeDriver[];
-
-  constructor(opts: MultiBridgeOptions) {
-    super();
-    const shared = new SeatPresence();
-    const claimed = new Set<PresenceEntry>();
-    this.drivers = opts.bridges.map((b) => {
-      const id = b.bridgeId ?? basename(b.path);
-      const seatMap = b.seatMap ?? opts.seatMap;
-      const mine = (opts.initialPresence ?? []).filter((e) => {
-        if (claimed.has(e)) return false;
-        if (e.bridge !== undefined) return e.bridge === id;
-        // Seat-level entries go to the first bridge with a reader under that seat.
-        if ('seat' in e && (seatMap ?? SeatMap.default()).readersOf(id, e.seat).length > 0) {
-          claimed.add(e);
-          return true;
-        }
-        return false;
-      });
-      return new BridgeDriver({
-        ...b,
-        bridgeId: id,
-        seatMap,
-        decks: b.decks ?? opts.decks,
-        logger: b.logger ?? opts.logger,
-        seatPresence: shared,
-        initialPresence: mine.map((e) => ({ ...e, bridge: id })),
-        resume: b.resume ?? opts.resume?.get(id),
-      });
-    });
-    for (const d of this.drivers) {
-      for (const name of ['event', 'reader-status', 'bridge-status', 'presence', 'synced', 'line-error'] as const) {
-        d.on(name, (...args: unknown[]) => {
-          try {
-            this.emit(name, ...args);
-          } catch {
-            d.stats.listenerErrors++;
-          }
-        });
-      }
-    }
-  }
-
-  start(): void {
-    for (const d of this.drivers) d.start();
-  }
-
-  async stop(): Promise<void> {
-    await Promise.all(this.drivers.map((d) => d.stop()));
-  }
-
-  presence(): PresenceEntry[] {
-    return this.drivers.flatMap((d) => d.presence());
-  }
-
-  stats(): Record<string, DriverStats> {
-    return Object.fromEntries(this.drivers.map((d) => [d.bridge, d.stats]));
-  }
-
-  resync(): void {
-    for (const d of this.drivers) d.resync();
   }
 }

@@ -6,8 +6,10 @@
 // "\n" and the line is reported once as `{ error: 'too-long' }`. Memory is constant.
 //
 // Lines are delivered as strings with one char per byte (Latin-1), without the "\n" but with any
-// "\r" (decodeLine removes it), so `decodeLine` sees exactly the received bytes. A partial line
-// left when the stream ends is not a line: it is counted in `stats.partialDropped` and discarded.
+// "\r" (decodeLine removes it), so `decodeLine` sees exactly the received bytes. ByteLineSplitter
+// hands the same lines over as byte ranges instead, for a reader that decodes bytes in place. A
+// partial line left when the stream ends is not a line: it is counted in `stats.partialDropped`
+// and discarded.
 import { Transform, type TransformCallback } from 'node:stream';
 import { MAX_LINE } from './protocol.js';
 
@@ -29,22 +31,30 @@ const LF = 0x0a;
 /** Buffer's own latin1 decoder (Node's `buf.toString('latin1', …)` without the argument checks), when present. */
 type Latin1Buffer = Buffer & { latin1Slice(start: number, end: number): string };
 const HAS_LATIN1_SLICE = typeof (Buffer.prototype as Partial<Latin1Buffer>).latin1Slice === 'function';
-function latin1(buf: Buffer, start: number, end: number): string {
+/** buf[start, end) as a string of one char per byte: the line exactly as received. */
+export function latin1(buf: Buffer, start: number, end: number): string {
   return HAS_LATIN1_SLICE ? (buf as Latin1Buffer).latin1Slice(start, end) : buf.toString('latin1', start, end);
 }
 
-/** The splitting core, without streams: push chunks, get lines through a callback. */
-export class LineSplitter {
+/**
+ * The splitting core on bytes: a line is handed over as `buf[start, end)` (no "\n", any "\r" kept),
+ * valid only during the call, so a caller that can decode bytes in place never makes a string.
+ */
+export class ByteLineSplitter {
   /** Capacity of the line buffer: 96 bytes + "\r". */
   static readonly CAPACITY = MAX_LINE + 1;
   readonly stats: SplitterStats = { lines: 0, tooLong: 0, partialDropped: 0 };
-  private readonly buf = Buffer.alloc(LineSplitter.CAPACITY);
+  private readonly buf = Buffer.alloc(ByteLineSplitter.CAPACITY);
   private len = 0;
   /** Bytes of the current line beyond the buffer (discarding when > 0). */
   private over = 0;
 
-  constructor(private readonly onItem: (item: SplitItem) => void) {}
+  constructor(
+    private readonly onLine: (buf: Buffer, start: number, end: number) => void,
+    private readonly onTooLong: (length: number) => void,
+  ) {}
 
+  /** Feeds received bytes: every line they complete is handed over before this returns. */
   push(chunk: Buffer): void {
     let start = 0;
     const n = chunk.length;
@@ -54,11 +64,10 @@ export class LineSplitter {
         this.append(chunk, start, n);
         return;
       }
-      // A whole line inside this chunk, the common case: one string straight from the chunk, no copy.
-      if (this.len === 0 && this.over === 0 && nl - start <= LineSplitter.CAPACITY) {
-        const line = latin1(chunk, start, nl);
+      // A whole line inside this chunk, the common case: handed over in place, no copy.
+      if (this.len === 0 && this.over === 0 && nl - start <= ByteLineSplitter.CAPACITY) {
         this.stats.lines++;
-        this.onItem(line);
+        this.onLine(chunk, start, nl);
       } else {
         this.append(chunk, start, nl);
         this.endLine();
@@ -84,7 +93,7 @@ export class LineSplitter {
       this.over += end - start;
       return;
     }
-    const room = LineSplitter.CAPACITY - this.len;
+    const room = ByteLineSplitter.CAPACITY - this.len;
     const take = Math.min(room, end - start);
     // By hand: Buffer#copy's argument checks cost more than copying a few dozen bytes.
     const buf = this.buf;
@@ -100,13 +109,24 @@ export class LineSplitter {
       this.len = 0;
       this.over = 0;
       this.stats.tooLong++;
-      this.onItem({ error: 'too-long', length });
+      this.onTooLong(length);
       return;
     }
-    const line = latin1(this.buf, 0, this.len);
+    const len = this.len;
+    // Cleared before the call: the callback may push more bytes (a listener feeding the driver).
     this.len = 0;
     this.stats.lines++;
-    this.onItem(line);
+    this.onLine(this.buf, 0, len);
+  }
+}
+
+/** The splitting core, without streams: push chunks, get lines as strings through a callback. */
+export class LineSplitter extends ByteLineSplitter {
+  constructor(onItem: (item: SplitItem) => void) {
+    super(
+      (buf, start, end) => onItem(latin1(buf, start, end)),
+      (length) => onItem({ error: 'too-long', length }),
+    );
   }
 }
 

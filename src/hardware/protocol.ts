@@ -364,7 +364,8 @@ const HOST_SET: ReadonlySet<string> = new Set(HOST_TYPES);
 
 /**
  * The codec's unchanged parts that the old, token-splitting decoder of the equivalence test shares
- * (test/hardware/protocol-reference.ts): not API, and not exported from the package.
+ * (test/hardware/protocol-reference.ts), and the CRC table of the byte-level decoder of the lines
+ * of play (card-line.ts): not API.
  */
 export const codecParts = { CRC_TABLE, upperHex, decimal, FIELD_COUNT, parseFields, ERRORS, DEVICE_SET, HOST_SET } as const;
 
