@@ -1,6 +1,6 @@
 // The `tenace` command: one file per subcommand, dispatched here.
-// First: `tenace run` turns on V8's lite mode before the other modules load (see lite.ts).
-import './lite.js';
+// First: `tenace run` tunes V8 for memory before the other modules load (see lean.ts).
+import './lean.js';
 import { closest } from '../config/suggest.js';
 import { endQuietlyOnBrokenPipe, tenaceVersion } from './args.js';
 
