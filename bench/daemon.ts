@@ -49,6 +49,7 @@ import { createRng } from '../src/sim/prng.js';
 import { simulateDeal } from '../src/sim/simulate.js';
 import type { BenchReport, SanityLine } from './harness.js';
 import { table as textTable } from './harness.js';
+import { procCpuMs, procStatus } from './proc.js';
 
 const { MockBinding } = createRequire(import.meta.url)('@serialport/binding-mock') as typeof BindingMock;
 type MockPortBinding = BindingMock.MockPortBinding;
@@ -510,23 +511,6 @@ interface PartBC {
   daemonExits: string[];
   errors: string[];
 }
-
-function procStatus(pid: number): { rss: number; hwm: number } {
-  const s = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(s)?.[1] ?? NaN);
-  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
-}
-
-/** CPU time (user + system) a process has used so far, ms: fields 14 and 15 of /proc/<pid>/stat, in clock ticks. */
-function procCpuMs(pid: number): number {
-  const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // The command name (field 2) may hold spaces; the fields after its closing parenthesis are plain.
-  const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-  return ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS;
-}
-
-/** Linux's USER_HZ, the unit of /proc/<pid>/stat's times: 100 on every architecture Linux ships. */
-const CLOCK_TICKS = 100;
 
 /** The environment for child processes, without TENACE_* variables (they would override the bench's config). */
 function childEnv(extra: Record<string, string>): Record<string, string | undefined> {
