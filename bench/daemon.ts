@@ -49,6 +49,7 @@ import { createRng } from '../src/sim/prng.js';
 import { simulateDeal } from '../src/sim/simulate.js';
 import type { BenchReport, SanityLine } from './harness.js';
 import { table as textTable } from './harness.js';
+import { procCpuMs, procStatus } from './proc.js';
 
 const { MockBinding } = createRequire(import.meta.url)('@serialport/binding-mock') as typeof BindingMock;
 type MockPortBinding = BindingMock.MockPortBinding;
@@ -504,15 +505,11 @@ interface PartBC {
   eventsDeliveredAtRead: number;
   deals: number;
   journalMs: number;
+  /** CPU time (user + system) the daemon spent from idle until every fed event was journaled, ms. */
+  cpuMs: number;
   budgetHit: boolean;
   daemonExits: string[];
   errors: string[];
-}
-
-function procStatus(pid: number): { rss: number; hwm: number } {
-  const s = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(s)?.[1] ?? NaN);
-  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
 }
 
 /** The environment for child processes, without TENACE_* variables (they would override the bench's config). */
@@ -590,7 +587,7 @@ async function partBC(o: DaemonBenchOptions, clean: Cleanup, inbox: Inbox, sub: 
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`tsc -p tsconfig.bench.json\` first (npm run bench does)`);
   const out: PartBC = {
     daemonStartMs: [], floorStartMs: [], rssIdleKb: NaN, rssJournaledKb: NaN, hwmKb: NaN, baselineRssKb: NaN,
-    eventsFed: 0, eventsJournaled: 0, eventsDeliveredAtRead: 0, deals: 0, journalMs: NaN, budgetHit: false, daemonExits: [], errors: [],
+    eventsFed: 0, eventsJournaled: 0, eventsDeliveredAtRead: 0, deals: 0, journalMs: NaN, cpuMs: NaN, budgetHit: false, daemonExits: [], errors: [],
   };
   const dir = mkdtempSync(join(tmpdir(), 'tenace-bench-proc-'));
   clean.add(`remove ${dir}`, () => rmSync(dir, { recursive: true, force: true }));
@@ -703,6 +700,7 @@ async function partBC(o: DaemonBenchOptions, clean: Cleanup, inbox: Inbox, sub: 
     emu.off('rx', onRx);
     await sleep(300);
     out.rssIdleKb = procStatus(pid).rss;
+    const cpu0 = procCpuMs(pid);
     const deals = dealsFor(o.seed + 1, deck, Math.ceil(o.events / 104));
     const deadline = Date.now() + Math.min(BUDGET_B_MS, timeLeft());
     const t0 = performance.now();
@@ -733,6 +731,7 @@ async function partBC(o: DaemonBenchOptions, clean: Cleanup, inbox: Inbox, sub: 
     await until(() => journaledCards() >= out.eventsFed, Math.max(1000, deadline - Date.now()), 'every fed event to be journaled').catch((e) => out.errors.push((e as Error).message));
     out.eventsJournaled = journaledCards();
     out.journalMs = performance.now() - t0;
+    out.cpuMs = procCpuMs(pid) - cpu0;
     await sleep(500);
     const st = procStatus(pid);
     out.rssJournaledKb = st.rss;
@@ -823,7 +822,7 @@ async function childMain(o: DaemonBenchOptions): Promise<BenchReport> {
     notes.push(`    goal: <= 500 ms with the built JS → median ${ms(dMed)} (${dMed <= 500 ? 'met' : 'NOT met'})`);
     notes.push('');
     const mb = (kb: number) => (Number.isFinite(kb) ? `${(kb / 1024).toFixed(1)} MB` : 'n/a');
-    notes.push(`(b) RSS (VmRSS in /proc/<pid>/status) of the built daemon fed ${bc.eventsFed} place/lift events in ${bc.deals} deals (started by request/start-deal over MQTT) through the socat pty, at most 64 cards ahead of its journal (on tmpfs); all journaled after ${(bc.journalMs / 1000).toFixed(1)} s, RSS read 0.5 s later; the feed delivers from the journal behind the cards (${bc.eventsDeliveredAtRead} at the subscriber by then)`);
+    notes.push(`(b) RSS (VmRSS in /proc/<pid>/status) of the built daemon fed ${bc.eventsFed} place/lift events in ${bc.deals} deals (started by request/start-deal over MQTT) through the socat pty, at most 64 cards ahead of its journal (on tmpfs); all journaled after ${(bc.journalMs / 1000).toFixed(1)} s, RSS read 0.5 s later; the feed delivers from the journal behind the cards (${bc.eventsDeliveredAtRead} at the subscriber by then); the daemon's CPU time meanwhile ${(bc.cpuMs / 1000).toFixed(2)} s, ${((bc.cpuMs * 1000) / Math.max(1, bc.eventsJournaled)).toFixed(0)} µs an event (what the daemon's V8 flags, src/cli/lean.ts, cost: it moves less with the load than the wall time does)`);
     notes.push(textTable(['process', 'VmRSS', 'ratio to node -e'], [
       ['node -e "setInterval(...)" (baseline)', mb(bc.baselineRssKb), '1.00x'],
       ['daemon: started, bridge synced, no event yet', mb(bc.rssIdleKb), ratio(bc.rssIdleKb, bc.baselineRssKb)],

@@ -1,4 +1,6 @@
 // The `tenace` command: one file per subcommand, dispatched here.
+// First: `tenace run` tunes V8 for memory before the other modules load (see lean.ts).
+import './lean.js';
 import { closest } from '../config/suggest.js';
 import { endQuietlyOnBrokenPipe, tenaceVersion } from './args.js';
 
