@@ -33,10 +33,10 @@ describe.each(['sqlite', 'postgres'] as const)('group commit on %s', (engine) =>
     store.transaction = async <R>(fn: (tx: StoreOps) => Promise<R>): Promise<R> => {
       const inserted: string[] = [];
       const r = await transaction(async (tx) => {
-        const insert = tx.insertEvent.bind(tx);
-        tx.insertEvent = async (session, table, seq, event, received) => {
-          inserted.push(`${table}:${seq}`);
-          return insert(session, table, seq, event, received);
+        const insert = tx.insertEvents.bind(tx);
+        tx.insertEvents = async (session, rows, received) => {
+          for (const r of rows) inserted.push(`${r.table}:${r.seq}`);
+          return insert(session, rows, received);
         };
         await sleep(30);
         return fn(tx);

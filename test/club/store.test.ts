@@ -55,22 +55,33 @@ describe.each(ENGINES)('the director store on %s', (engine) => {
     expect(await other.s.instanceId()).not.toBe(id);
   });
 
-  it('an event inserted twice is stored once (insert-or-ignore by session, table, seq)', async () => {
+  it('an event inserted twice is stored once (insert-or-ignore by session, table, seq), the first one standing', async () => {
     const { s } = await open();
-    expect(await s.insertEvent('s1', '1', 5, { type: 'place', seat: 'N', card: 'SA', seq: 5 }, AT)).toBe(true);
-    expect(await s.insertEvent('s1', '1', 5, { type: 'place', seat: 'N', card: 'SA', seq: 5 }, AT)).toBe(false);
-    expect(await s.insertEvent('s1', '2', 5, { type: 'place', seat: 'E', card: 'HA', seq: 5 }, AT)).toBe(true);
-    expect(await s.insertEvent('s2', '1', 5, { type: 'place', seat: 'N', card: 'SA', seq: 5 }, AT)).toBe(true);
-    expect(await s.insertEvent('s1', '1', 3, { type: 'tray', code: 'x', seq: 3 }, AT)).toBe(true);
+    await s.insertEvents('s1', [{ table: '1', seq: 5, event: { type: 'place', seat: 'N', card: 'SA', seq: 5 } }], AT);
+    // A group's insert: a redelivery of (s1, 1, 5) beside new events of two tables.
+    await s.insertEvents('s1', [
+      { table: '1', seq: 5, event: { type: 'place', seat: 'N', card: 'HK', seq: 5 } },
+      { table: '2', seq: 5, event: { type: 'place', seat: 'E', card: 'HA', seq: 5 } },
+      { table: '1', seq: 3, event: { type: 'tray', code: 'x', seq: 3 } },
+    ], AT);
+    await s.insertEvents('s2', [{ table: '1', seq: 5, event: { type: 'place', seat: 'N', card: 'SA', seq: 5 } }], AT);
     const evs = await s.events('s1');
     expect(evs.map((e) => [e.table, e.seq])).toEqual([['1', 3], ['1', 5], ['2', 5]]);
     expect(evs[1].event).toEqual({ type: 'place', seat: 'N', card: 'SA', seq: 5 });
+    expect((await s.events('s2')).map((e) => [e.table, e.seq])).toEqual([['1', 5]]);
+  });
+
+  it('a group of more events than one statement takes is stored whole', async () => {
+    const { s } = await open();
+    const rows = Array.from({ length: 450 }, (_, i) => ({ table: String(1 + (i % 3)), seq: 1 + Math.floor(i / 3), event: { type: 'tray' as const, code: `c${i}`, seq: 1 + Math.floor(i / 3) } }));
+    await s.insertEvents('s1', rows, AT);
+    expect(await s.events('s1')).toHaveLength(450);
   });
 
   it('a transaction that fails stores none of its writes', async () => {
     const { s } = await open();
     await expect(s.transaction(async (tx) => {
-      await tx.insertEvent('s1', '1', 1, { type: 'tray', code: 'x', seq: 1 }, AT);
+      await tx.insertEvents('s1', [{ table: '1', seq: 1, event: { type: 'tray', code: 'x', seq: 1 } }], AT);
       throw new Error('boom');
     })).rejects.toThrow('boom');
     expect(await s.events('s1')).toEqual([]);

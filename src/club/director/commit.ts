@@ -1,7 +1,7 @@
 // The director's serial chain and its commits: one message at a time folded in memory, its writes committed in a
 // group with those of the messages around it, and acknowledged once committed; a full or read-only store waited out
 // and any other store failure fatal.
-import { type StoreOps, storeFault } from './store.js';
+import { type StoreOps, type StoredEvent, storeFault } from './store.js';
 import { type CommitGroup, type DirectorState, Work, StoreFailure, STORE_RETRY_MS } from './state.js';
 import { scheduleFlush } from './standings.js';
 
@@ -29,11 +29,11 @@ export function fail(st: DirectorState, err: Error): void {
  * once the group is committed: a caller that awaits it has its writes on disk, and a message's PUBACK waits for it
  * (durable; held-acks.ts), so nothing is acknowledged before it is stored.
  */
-export function commit(st: DirectorState, fn: (tx: StoreOps) => Promise<void>, events = 0, shared = true): Promise<void> {
+export function commit(st: DirectorState, fn: ((tx: StoreOps) => Promise<void>) | null, events: readonly StoredEvent[] = [], shared = true): Promise<void> {
   if (st.failed) return Promise.reject(new StoreFailure('director: the store failed; not acknowledging'));
   const g = st.openGroup ??= newGroup();
-  g.writes.push(fn);
-  g.events += events;
+  if (fn) g.writes.push(fn);
+  for (const e of events) g.events.push(e);
   // Only table events, which no other instance reads back: no need to tell them (cluster mode).
   if (shared) g.shared = true;
   kick(st);
@@ -51,7 +51,7 @@ function newGroup(): CommitGroup {
   const done = new Promise<void>((res, rej) => { resolve = res; reject = rej; });
   // A group whose failure nobody awaits (a message already answered) must not be an unhandled rejection.
   done.catch(() => undefined);
-  return { writes: [], events: 0, shared: false, done, resolve, reject };
+  return { writes: [], events: [], shared: false, done, resolve, reject };
 }
 
 /** Start the open group's transaction once the one before is done; setImmediate lets the messages already read join it. */
@@ -82,6 +82,8 @@ async function runGroup(st: DirectorState, g: CommitGroup): Promise<void> {
     if (st.failed) throw new StoreFailure('director: the store failed; not acknowledging');
     try {
       await st.store!.transaction(async (tx) => {
+        // The events first, all tables' in one statement (one round trip on PostgreSQL), then what they made.
+        if (g.events.length > 0) await tx.insertEvents(st.c.session, g.events, st.now().toISOString());
         for (const w of g.writes) await w(tx);
         // The other instances read back at once what this group stored (cluster.ts), instead of at their next poll.
         if (g.shared && st.c.cluster && st.store!.engine === 'postgres') await tx.notifyChange(st.c.session, st.instance);
@@ -98,7 +100,7 @@ async function runGroup(st: DirectorState, g: CommitGroup): Promise<void> {
         throw new StoreFailure((err as Error).message);
       }
       if (wait === STORE_RETRY_MS) {
-        const events = g.events + (st.openGroup?.events ?? 0);
+        const events = g.events.length + (st.openGroup?.events.length ?? 0);
         st.log.error({ store: st.store!.where, err: (err as Error).message, waiting: events },
           `director: cannot write the store ${st.store!.where}: ${fault}; ${events} event${events === 1 ? '' : 's'} wait, not acknowledged (the broker keeps the rest); trying again with back-off`);
       }

@@ -109,11 +109,11 @@ export interface ScheduleIndex {
   /** The play of `board` at `table` in `round`; without a round (or none matching), its first play there. */
   get(table: number, board: number, round?: number): ScheduledPlay | undefined;
   /** Every scheduled play of a board, by round then table. */
-  playsOf(board: number): ScheduledPlay[];
+  playsOf(board: number): readonly ScheduledPlay[];
   /** The tables scheduled to play a board. */
-  tablesOf(board: number): number[];
+  tablesOf(board: number): readonly number[];
   /** The boards of the session, ascending. */
-  boards(): number[];
+  boards(): readonly number[];
 }
 
 /** Index a schedule by table and board. */
@@ -131,14 +131,24 @@ export function indexSchedule(s: Schedule): ScheduleIndex {
       }
     }
   }
+  // Sorted once: the director asks after every result (released trays), and a 200-table Mitchell has 199 trays of
+  // 200 plays each (issue 18: copying and sorting them at each result was a second of each instance's CPU).
+  const sorted = new Map<number, readonly ScheduledPlay[]>();
+  const tables = new Map<number, readonly number[]>();
+  for (const [b, list] of plays) {
+    sorted.set(b, Object.freeze([...list].sort((x, y) => x.round - y.round || x.table - y.table)));
+    tables.set(b, Object.freeze([...new Set(list.map((p) => p.table))].sort((x, y) => x - y)));
+  }
+  const boards = Object.freeze([...plays.keys()].sort((a, b) => a - b));
+  const none: readonly never[] = Object.freeze([]);
   return {
     get: (table, board, round) => {
       const list = at.get(`${table}:${board}`);
       return (round !== undefined ? list?.find((p) => p.round === round) : undefined) ?? list?.[0];
     },
-    playsOf: (board) => [...(plays.get(board) ?? [])].sort((a, b) => a.round - b.round || a.table - b.table),
-    tablesOf: (board) => [...new Set((plays.get(board) ?? []).map((p) => p.table))].sort((a, b) => a - b),
-    boards: () => [...plays.keys()].sort((a, b) => a - b),
+    playsOf: (board) => sorted.get(board) ?? none,
+    tablesOf: (board) => tables.get(board) ?? none,
+    boards: () => boards,
   };
 }
 

@@ -131,16 +131,15 @@ export async function ingest(st: DirectorState, ts: TableState, events: TableEve
     for (const s of [...ts.pending.keys()]) if (s < firstSeq) ts.pending.delete(s);
   }
   foldReady(st, ts, work);
-  const at = st.now().toISOString();
   for (const e of fresh) if (e.type === 'deal' && e.board !== undefined && st.index.playsOf(e.board).length === 0) unknownBoard(st, ts, e, work);
   // Not awaited: the next message is folded while this one's group commits; its PUBACK waits for the commit (durable),
   // and what it publishes goes out after it. Until then its events are known as unstored (a reused seq's check).
   for (const e of fresh) ts.unstored.set(e.seq!, e);
-  const committed = commit(st, async (tx) => {
-    for (const e of fresh) await tx.insertEvent(st.c.session, ts.id, e.seq!, e, at);
+  const writes = work.writes.length > 0 || setFirst;
+  const committed = commit(st, writes ? async (tx) => {
     if (setFirst) await tx.setFirstSeq(st.c.session, ts.id, firstSeq);
     for (const w of work.writes) await w(tx);
-  }, fresh.length, work.writes.length > 0 || setFirst);
+  } : null, fresh.map((e) => ({ table: ts.id, seq: e.seq!, event: e })), writes);
   committed.then(() => {
     for (const e of fresh) if (ts.unstored.get(e.seq!) === e) ts.unstored.delete(e.seq!);
     for (const p of work.publishes) p();

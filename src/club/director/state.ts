@@ -15,7 +15,7 @@ import { type DirectorConfig, readSchedule } from './config.js';
 import { type ScheduleIndex, TableFold, indexSchedule } from './fold.js';
 import type { PartitionLeases } from './leases.js';
 import { IntakeGuard } from './intake.js';
-import type { DirectorStore, StoreOps, StoredDecision, StoredResult } from './store.js';
+import type { DirectorStore, StoreOps, StoredDecision, StoredEvent, StoredResult } from './store.js';
 import { FindingsBook } from './findings.js';
 import type { Players } from './players.js';
 
@@ -98,8 +98,8 @@ export class Work {
 /** Writes committed together in one transaction (group commit), and the promise of their commit. */
 export interface CommitGroup {
   readonly writes: ((tx: StoreOps) => Promise<void>)[];
-  /** The table events among them (for the line that says how many wait on a full disk). */
-  events: number;
+  /** The table events to store, inserted together first (and counted in the line a full disk says). */
+  readonly events: StoredEvent[];
   /** Whether they store what other instances read back (results, records, alerts, decisions), not only events. */
   shared: boolean;
   readonly done: Promise<void>;

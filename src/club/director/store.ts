@@ -220,11 +220,15 @@ export class StoreOps {
     await sql`select pg_notify(${CHANGE_CHANNEL}, ${`${session}\t${instance}`})`.execute(this.q);
   }
 
-  /** Store one event; false when (session, table, seq) was there already (a redelivery). */
-  async insertEvent(session: string, table: string, seq: number, event: TableEvent, received: string): Promise<boolean> {
-    const r = await this.q.insertInto('events').values({ session, table_id: table, seq, json: JSON.stringify(event), received })
-      .onConflict((oc) => oc.columns(['session', 'table_id', 'seq']).doNothing()).executeTakeFirst();
-    return Number(r.numInsertedOrUpdatedRows ?? 0n) > 0;
+  /**
+   * Store many tables' events in as few statements as the engine allows (a group commit's events); an event already
+   * there (a redelivery) is left as it is.
+   */
+  async insertEvents(session: string, rows: readonly StoredEvent[], received: string): Promise<void> {
+    for (const part of chunks([...rows], 200)) {
+      await this.q.insertInto('events').values(part.map((r) => ({ session, table_id: r.table, seq: r.seq, json: JSON.stringify(r.event), received })))
+        .onConflict((oc) => oc.columns(['session', 'table_id', 'seq']).doNothing()).execute();
+    }
   }
 
   /** Remember the first seq of a table's journal session (learnt from a request/events answer from the start). */
