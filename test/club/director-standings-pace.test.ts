@@ -55,20 +55,24 @@ describe('the standings are scored soon after a result, and paced by their cost'
     expect(scored).toHaveLength(1);
   });
 
-  it(`after a scoring that took c ms the next waits ${STANDINGS_COST_FACTOR} × c`, () => {
+  it(`after two scorings that took c ms or more the next waits ${STANDINGS_COST_FACTOR} × c; after one alone it does not`, () => {
     cost = 40;
+    // One costly scoring (a cold start): the next is not held back.
     result(1, '1');
     vi.advanceTimersByTime(STANDINGS_MS);
     expect(scored).toHaveLength(1);
+    result(2, '1');
+    vi.advanceTimersByTime(STANDINGS_MS);
+    expect(scored).toHaveLength(2);
     result(2, '2');
     // This one is cheap: the one after it waits STANDINGS_MS again.
     cost = 0;
     vi.advanceTimersByTime(STANDINGS_COST_FACTOR * 40 - 1);
-    expect(scored).toHaveLength(1);
-    vi.advanceTimersByTime(1);
     expect(scored).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    expect(scored).toHaveLength(3);
     result(1, '2');
     vi.advanceTimersByTime(STANDINGS_MS);
-    expect(scored).toHaveLength(3);
+    expect(scored).toHaveLength(4);
   });
 });

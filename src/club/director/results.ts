@@ -19,7 +19,7 @@ export function onCompletion(st: DirectorState, ts: TableState, c: Completion, w
   st.findings.noteDeal(ts.id, c.board, traveller.round, c.fromSeq, c.result.findings);
   // Settled once: a claimed original is asked again with each card shown after the claim, until its hands are whole.
   if (!ts.recorded.has(c.fromSeq) && checkRecord(st, ts, c, traveller.round, work)) ts.recorded.add(c.fromSeq);
-  updateReleased(st, work);
+  updateReleased(st, work, c.board);
   maybeAdvance(st, ts, work);
 }
 
@@ -56,10 +56,18 @@ export function hasResult(st: DirectorState, board: number, table: string, round
   return st.results.has(`${board}:${table}:${played}`);
 }
 
-/** Release the trays every table has played (all at once with a session-end embargo). */
-export function updateReleased(st: DirectorState, work: Work): void {
+/**
+ * Release the trays every table has played (all at once with a session-end embargo). Given the `board` of a new
+ * result only that tray is looked at again: a championship asks after each of its thousands of results, and every
+ * tray's plays each time cost its instances a second or more of CPU (issue 18).
+ */
+export function updateReleased(st: DirectorState, work: Work, board?: number): void {
   const boards = st.index.boards();
-  const complete = boards.filter((b) => st.index.playsOf(b).every((p) => hasResult(st, b, st.byNo.get(p.table)!, p.round)));
+  const played = (b: number) => st.index.playsOf(b).every((p) => hasResult(st, b, st.byNo.get(p.table)!, p.round));
+  if (board === undefined || st.complete === null) st.complete = new Set(boards.filter(played));
+  else if (played(board)) st.complete.add(board);
+  else st.complete.delete(board);
+  const complete = [...st.complete].sort((a, b) => a - b);
   const released = st.c.embargo === 'session-end' ? (complete.length === boards.length ? complete : []) : complete;
   if (released.length === st.released.length && released.every((b, i) => b === st.released[i])) return;
   st.released = released;

@@ -78,11 +78,15 @@ export function buildSnapshot(st: DirectorState): DirectorSnapshot {
     lastSeq: ts.fold.lastSeq, ...(st.c.tableOptions?.[ts.id]?.manual ? { manual: true as const } : {}),
     ...claimView(ts.fold.lastClaim(), st.dd?.claims),
   }));
-  const progress = st.schedule.rounds.flatMap((r) => r.tables.map((t) => {
+  // A round no table has begun has nothing played: a 200-table Mitchell's 199 rounds are 39,800 entries, and looking
+  // each up took most of the snapshot's time (issue 18).
+  const begun = Math.max(0, ...tables.map((t) => t.round));
+  const unplayed = unplayedRounds(st);
+  const progress = st.schedule.rounds.flatMap((r, i) => (r.round > begun ? unplayed[i] : r.tables.map((t) => {
     const id = st.byNo.get(t.table);
     const boards = t.trays.filter((b): b is number => b !== null);
     return { table: t.table, round: r.round, played: id ? boards.filter((b) => hasResult(st, b, id, r.round)).length : 0, of: boards.length };
-  }));
+  })));
   const fouled = new Map<number, ClubAlert>();
   for (const a of st.alerts) if (a.kind === 'fouled-tray' && a.board !== undefined && !fouled.has(a.board)) fouled.set(a.board, a);
   const trayViews: DirectorTrayView[] = st.index.boards().map((b) => ({
@@ -99,6 +103,18 @@ export function buildSnapshot(st: DirectorState): DirectorSnapshot {
       return l ? [{ table: ts.id, round: st.assignments.get(ts.id)?.round, ...l }] : [];
     })),
   };
+}
+
+const UNPLAYED = new WeakMap<DirectorState, DirectorSnapshot['progress'][]>();
+
+/** Each round's progress with nothing played, made once per director: the snapshot reuses it for rounds not begun. */
+function unplayedRounds(st: DirectorState): DirectorSnapshot['progress'][] {
+  let out = UNPLAYED.get(st);
+  if (!out) {
+    out = st.schedule.rounds.map((r) => r.tables.map((t) => Object.freeze({ table: t.table, round: r.round, played: 0, of: t.trays.filter((b) => b !== null).length })));
+    UNPLAYED.set(st, out);
+  }
+  return out;
 }
 
 /** A table's latest claim for its snapshot view, solved when analysis is on. */

@@ -98,7 +98,7 @@ export function groupOf(st: DirectorState, board: number, table: string): number
 
 /**
  * Flush the standings (and ask for the snapshot, paced on its own) STANDINGS_MS after a change, once however many
- * changes come meanwhile; later when the last scoring was costly (standingsDue).
+ * changes come meanwhile; later when the last two scorings were costly (standingsDue).
  */
 export function scheduleFlush(st: DirectorState): void {
   if (st.flushTimer || st.stopped) return;
@@ -126,7 +126,11 @@ export function flushNow(st: DirectorState): void {
       }
     }
     const t1 = performance.now();
-    st.standingsDue = t1 + STANDINGS_COST_FACTOR * (t1 - t0);
+    // The lesser of the last two costs: one costly scoring (the first, before V8 has compiled the scorer; a
+    // collection) does not hold the next standings back; a session that costs as much every time is paced.
+    const cost = Math.min(t1 - t0, st.standingsCost);
+    st.standingsCost = t1 - t0;
+    st.standingsDue = t1 + STANDINGS_COST_FACTOR * cost;
   }
   st.snapDirty = true;
   st.snapUnsent = true;

@@ -180,10 +180,14 @@ export class DirectorState {
   /** The pairs' players (the console's names), once the store is open. */
   players: Players | null = null;
   released: number[] = [];
+  /** The trays every table has played (updateReleased), once first counted. */
+  complete: Set<number> | null = null;
   standings: ScoreReport | null = null;
   standingsDirty = true;
   /** performance.now() before which the standings are not scored again (STANDINGS_COST_FACTOR times the last cost). */
   standingsDue = 0;
+  /** What the last scoring took (ms). */
+  standingsCost = 0;
   /**
    * Results changed in memory whose commit has not finished, by key: the committed result before (null: none) and
    * the commits pending. The standings show the committed one: memory runs ahead of the store while a commit is in
