@@ -78,6 +78,25 @@ describe.each(ENGINES)('the director store on %s', (engine) => {
     expect(await s.events('s1')).toHaveLength(450);
   });
 
+  it('a group commit writes its results and assignments together, the last write of a key standing', async () => {
+    const { s } = await open();
+    const result = (tricks: number) => ({ table: '3', fromSeq: 1, toSeq: 60, traveller: { board: 1, ns: '3NS', ew: '3EW', table: 3, round: 1, tricks: { NS: tricks, EW: 13 - tricks } } });
+    const assignment = (round: number, at: string) => ({ schema: 1, type: 'tenace.assignment', session: 's1', table: '3', round, at } as unknown as RoundAssignment);
+    let before: number | undefined;
+    await s.transaction(async (tx) => {
+      await tx.putResult('s1', result(7));
+      await tx.putResult('s1', { ...result(9), table: '4', traveller: { ...result(9).traveller, table: 4, ns: '4NS', ew: '4EW' } });
+      await tx.putResult('s1', result(8));
+      await tx.putAssignment('s1', assignment(2, AT));
+      await tx.putAssignment('s1', assignment(2, '2026-12-05T10:00:00.000Z'));
+      // Gathered, not written yet: the group writes them once its other writes are done.
+      before = (await tx.results('s1')).length;
+    }, true);
+    expect(before).toBe(0);
+    expect((await s.results('s1')).map((r) => [r.table, (r.traveller.tricks as { NS: number }).NS])).toEqual([['3', 8], ['4', 9]]);
+    expect((await s.assignments('s1')).map((a) => [a.round, a.at])).toEqual([[2, '2026-12-05T10:00:00.000Z']]);
+  });
+
   it('a transaction that fails stores none of its writes', async () => {
     const { s } = await open();
     await expect(s.transaction(async (tx) => {

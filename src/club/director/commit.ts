@@ -87,7 +87,7 @@ async function runGroup(st: DirectorState, g: CommitGroup): Promise<void> {
         for (const w of g.writes) await w(tx);
         // The other instances read back at once what this group stored (cluster.ts), instead of at their next poll.
         if (g.shared && st.c.cluster && st.store!.engine === 'postgres') await tx.notifyChange(st.c.session, st.instance);
-      });
+      }, true);
       if (wait > STORE_RETRY_MS) st.log.warn({ store: st.store!.where, seconds: Math.round((performance.now() - started) / 1000) }, 'director: the store takes writes again; acknowledging again');
       return;
     } catch (err) {

@@ -1,11 +1,14 @@
 // The director's store: one schema and one set of queries (Kysely) on SQLite (better-sqlite3, the default) or
-// PostgreSQL (pg, the championship's), migrated at start by versioned migrations kept in this file.
+// PostgreSQL (pg, the championship's), migrated at start by the versioned migrations of store-migrations.ts.
 //
 // The events table is the truth: every table event the director has received, keyed by (session, table, seq), so a
 // redelivery inserts nothing. What the director derives from them (travellers, tray records, alerts) is stored in the
 // same transaction as the event that produced it, keyed so that deriving it again after a restart changes nothing.
 import { randomUUID } from 'node:crypto';
-import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { migrationProvider } from './store-migrations.js';
+
+export { MIGRATIONS, migrationProvider } from './store-migrations.js';
 import type { TableEvent } from '../../formats/table-log.js';
 import type { ClubAlert, RoundAssignment, Traveller, TrayRecord } from '../types.js';
 
@@ -40,135 +43,6 @@ export interface DirectorDb {
   players: PlayersTable;
   pair_players: PairPlayersTable;
 }
-
-/** The migrations, oldest first. Append a new one; never edit one that has shipped. */
-export const MIGRATIONS: Record<string, Migration> = {
-  '0001-initial': {
-    async up(db: Kysely<unknown>) {
-      await db.schema.createTable('events')
-        .addColumn('session', 'text', (c) => c.notNull()).addColumn('table_id', 'text', (c) => c.notNull())
-        .addColumn('seq', 'integer', (c) => c.notNull()).addColumn('json', 'text', (c) => c.notNull())
-        .addColumn('received', 'text', (c) => c.notNull())
-        .addPrimaryKeyConstraint('events_pk', ['session', 'table_id', 'seq']).execute();
-      await db.schema.createTable('table_state')
-        .addColumn('session', 'text', (c) => c.notNull()).addColumn('table_id', 'text', (c) => c.notNull())
-        .addColumn('first_seq', 'integer', (c) => c.notNull())
-        .addPrimaryKeyConstraint('table_state_pk', ['session', 'table_id']).execute();
-      await db.schema.createTable('trays')
-        .addColumn('session', 'text', (c) => c.notNull()).addColumn('board', 'integer', (c) => c.notNull())
-        .addColumn('rev', 'integer', (c) => c.notNull()).addColumn('json', 'text', (c) => c.notNull())
-        .addColumn('source', 'text', (c) => c.notNull()).addColumn('at', 'text', (c) => c.notNull())
-        .addPrimaryKeyConstraint('trays_pk', ['session', 'board', 'rev']).execute();
-      await db.schema.createTable('results')
-        .addColumn('session', 'text', (c) => c.notNull()).addColumn('board', 'integer', (c) => c.notNull())
-        .addColumn('table_id', 'text', (c) => c.notNull()).addColumn('round', 'integer')
-        .addColumn('ns', 'text', (c) => c.notNull()).addColumn('ew', 'text', (c) => c.notNull())
-        .addColumn('json', 'text', (c) => c.notNull())
-        .addColumn('from_seq', 'integer', (c) => c.notNull()).addColumn('to_seq', 'integer', (c) => c.notNull())
-        .addPrimaryKeyConstraint('results_pk', ['session', 'board', 'table_id']).execute();
-      await db.schema.createTable('alerts')
-        .addColumn('session', 'text', (c) => c.notNull()).addColumn('id', 'text', (c) => c.notNull())
-        .addColumn('kind', 'text', (c) => c.notNull()).addColumn('json', 'text', (c) => c.notNull())
-        .addColumn('at', 'text', (c) => c.notNull())
-        .addPrimaryKeyConstraint('alerts_pk', ['session', 'id']).execute();
-      await db.schema.createTable('decisions')
-        .addColumn('session', 'text', (c) => c.notNull()).addColumn('transaction_id', 'text', (c) => c.notNull())
-        .addColumn('cmd', 'text', (c) => c.notNull()).addColumn('digest', 'text', (c) => c.notNull())
-        .addColumn('request', 'text', (c) => c.notNull()).addColumn('response', 'text', (c) => c.notNull())
-        .addColumn('at', 'text', (c) => c.notNull())
-        .addPrimaryKeyConstraint('decisions_pk', ['session', 'transaction_id']).execute();
-      await db.schema.createTable('assignments')
-        .addColumn('session', 'text', (c) => c.notNull()).addColumn('table_id', 'text', (c) => c.notNull())
-        .addColumn('round', 'integer', (c) => c.notNull()).addColumn('json', 'text', (c) => c.notNull())
-        .addColumn('at', 'text', (c) => c.notNull())
-        .addPrimaryKeyConstraint('assignments_pk', ['session', 'table_id', 'round']).execute();
-    },
-    async down(db: Kysely<unknown>) {
-      for (const t of ['assignments', 'decisions', 'alerts', 'results', 'trays', 'table_state', 'events']) await db.schema.dropTable(t).execute();
-    },
-  },
-  // The store's own identity: the director's MQTT session is named after it, so a new database never inherits the
-  // broker's queue of another database's director.
-  '0002-meta': {
-    async up(db: Kysely<unknown>) {
-      await db.schema.createTable('meta').addColumn('key', 'text', (c) => c.primaryKey()).addColumn('value', 'text', (c) => c.notNull()).execute();
-    },
-    async down(db: Kysely<unknown>) {
-      await db.schema.dropTable('meta').execute();
-    },
-  },
-  // Several director instances on one database (docs/championship.md): each says it is alive, and holds leases on
-  // partitions of the tables. Times are milliseconds since the epoch on the instances' own clocks (NTP-synchronised;
-  // a lease lasts seconds, so milliseconds of skew do not matter).
-  '0003-cluster': {
-    async up(db: Kysely<unknown>) {
-      await db.schema.createTable('instances')
-        .addColumn('session', 'text', (c) => c.notNull()).addColumn('instance', 'text', (c) => c.notNull())
-        .addColumn('seen_ms', 'bigint', (c) => c.notNull())
-        .addPrimaryKeyConstraint('instances_pk', ['session', 'instance']).execute();
-      await db.schema.createTable('leases')
-        .addColumn('session', 'text', (c) => c.notNull()).addColumn('part', 'integer', (c) => c.notNull())
-        .addColumn('holder', 'text').addColumn('expires_ms', 'bigint', (c) => c.notNull())
-        .addColumn('epoch', 'integer', (c) => c.notNull())
-        .addPrimaryKeyConstraint('leases_pk', ['session', 'part']).execute();
-    },
-    async down(db: Kysely<unknown>) {
-      await db.schema.dropTable('leases').execute();
-      await db.schema.dropTable('instances').execute();
-    },
-  },
-  // A table may play a tray in two rounds (a Howell of 4 or 6 pairs, six-pairs): a result is keyed by its round too.
-  '0004-result-round': {
-    async up(db: Kysely<unknown>) {
-      await db.schema.createTable('results_by_round')
-        .addColumn('session', 'text', (c) => c.notNull()).addColumn('board', 'integer', (c) => c.notNull())
-        .addColumn('table_id', 'text', (c) => c.notNull()).addColumn('round', 'integer', (c) => c.notNull())
-        .addColumn('ns', 'text', (c) => c.notNull()).addColumn('ew', 'text', (c) => c.notNull())
-        .addColumn('json', 'text', (c) => c.notNull())
-        .addColumn('from_seq', 'integer', (c) => c.notNull()).addColumn('to_seq', 'integer', (c) => c.notNull())
-        .addPrimaryKeyConstraint('results_by_round_pk', ['session', 'board', 'table_id', 'round']).execute();
-      await sql`insert into results_by_round (session, board, table_id, round, ns, ew, json, from_seq, to_seq)
-        select session, board, table_id, coalesce(round, 0), ns, ew, json, from_seq, to_seq from results`.execute(db);
-      await db.schema.dropTable('results').execute();
-      await db.schema.alterTable('results_by_round').renameTo('results').execute();
-    },
-    async down(db: Kysely<unknown>) {
-      // The old key cannot hold two plays of a tray at one table: keep the later of each.
-      await db.schema.createTable('results_one')
-        .addColumn('session', 'text', (c) => c.notNull()).addColumn('board', 'integer', (c) => c.notNull())
-        .addColumn('table_id', 'text', (c) => c.notNull()).addColumn('round', 'integer')
-        .addColumn('ns', 'text', (c) => c.notNull()).addColumn('ew', 'text', (c) => c.notNull())
-        .addColumn('json', 'text', (c) => c.notNull())
-        .addColumn('from_seq', 'integer', (c) => c.notNull()).addColumn('to_seq', 'integer', (c) => c.notNull())
-        .addPrimaryKeyConstraint('results_pk', ['session', 'board', 'table_id']).execute();
-      await sql`insert into results_one (session, board, table_id, round, ns, ew, json, from_seq, to_seq)
-        select session, board, table_id, nullif(round, 0), ns, ew, json, from_seq, to_seq from results r
-        where round = (select max(round) from results q where q.session = r.session and q.board = r.board and q.table_id = r.table_id)`.execute(db);
-      await db.schema.dropTable('results').execute();
-      await db.schema.alterTable('results_one').renameTo('results').execute();
-    },
-  },
-  // The club's players list (grown as the director enters names) and who plays in each pair of a session: the
-  // director's console (src/club/director/players.ts). The console's password is a row of meta.
-  '0005-console-players': {
-    async up(db: Kysely<unknown>) {
-      await db.schema.createTable('players')
-        .addColumn('id', 'text', (c) => c.primaryKey()).addColumn('name', 'text', (c) => c.notNull())
-        .addColumn('member_number', 'text').execute();
-      await db.schema.createTable('pair_players')
-        .addColumn('session', 'text', (c) => c.notNull()).addColumn('pair', 'text', (c) => c.notNull())
-        .addColumn('position', 'integer', (c) => c.notNull()).addColumn('player_id', 'text', (c) => c.notNull())
-        .addPrimaryKeyConstraint('pair_players_pk', ['session', 'pair', 'position']).execute();
-    },
-    async down(db: Kysely<unknown>) {
-      await db.schema.dropTable('pair_players').execute();
-      await db.schema.dropTable('players').execute();
-    },
-  },
-};
-
-/** The in-code migration provider (no migration files to ship or find at run time). */
-export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 /** A partition's lease as stored: who holds it, until when, and how many times it has changed hands. */
 export interface LeaseRow { part: number; holder: string | null; expiresMs: number; epoch: number }
@@ -454,6 +328,53 @@ export class LeaseOps {
   }
 }
 
+/**
+ * A group commit's queries (commit.ts): the results and round assignments its deals make are gathered and written one
+ * statement each once the group's writes are done (flush), not one round trip each; the last write of a key wins,
+ * as it would have one statement at a time. Nothing in a group reads them back before its commit.
+ */
+export class GroupOps extends StoreOps {
+  private readonly pendingResults = new Map<string, StoredResult>();
+  private readonly pendingAssignments = new Map<string, RoundAssignment>();
+  private session: string | null = null;
+
+  override async putResult(session: string, r: StoredResult): Promise<void> {
+    this.own(session);
+    this.pendingResults.set(`${r.traveller.board}\t${r.table}\t${r.traveller.round ?? 0}`, r);
+  }
+
+  override async putAssignment(session: string, a: RoundAssignment): Promise<void> {
+    this.own(session);
+    this.pendingAssignments.set(`${a.table}\t${a.round}`, a);
+  }
+
+  /** Write what was gathered. */
+  async flush(): Promise<void> {
+    const session = this.session;
+    if (session === null) return;
+    for (const part of chunks([...this.pendingResults.values()], 200)) {
+      await this.q.insertInto('results').values(part.map((r) => ({
+        session, board: r.traveller.board, table_id: r.table, round: r.traveller.round ?? 0, ns: r.traveller.ns, ew: r.traveller.ew,
+        json: JSON.stringify(r.traveller), from_seq: r.fromSeq, to_seq: r.toSeq,
+      }))).onConflict((oc) => oc.columns(['session', 'board', 'table_id', 'round']).doUpdateSet((eb) => ({
+        ns: eb.ref('excluded.ns'), ew: eb.ref('excluded.ew'), json: eb.ref('excluded.json'), from_seq: eb.ref('excluded.from_seq'), to_seq: eb.ref('excluded.to_seq'),
+      }))).execute();
+    }
+    for (const part of chunks([...this.pendingAssignments.values()], 200)) {
+      await this.q.insertInto('assignments').values(part.map((a) => ({ session, table_id: a.table, round: a.round, json: JSON.stringify(a), at: a.at })))
+        .onConflict((oc) => oc.columns(['session', 'table_id', 'round']).doUpdateSet((eb) => ({ json: eb.ref('excluded.json'), at: eb.ref('excluded.at') }))).execute();
+    }
+    this.pendingResults.clear();
+    this.pendingAssignments.clear();
+  }
+
+  /** A director writes one session; gathering two in one statement would need a session per row. */
+  private own(session: string): void {
+    if (this.session !== null && this.session !== session) throw new Error(`store: one group commit wrote sessions ${this.session} and ${session}`);
+    this.session = session;
+  }
+}
+
 /** The director's store: the queries, transactions, and closing. */
 export class DirectorStore extends StoreOps {
   /** The PostgreSQL connection string (LISTEN needs a connection of its own); undefined on SQLite. */
@@ -522,11 +443,16 @@ export class DirectorStore extends StoreOps {
     return (await migrator.getMigrations()).filter((m) => m.executedAt !== undefined).map((m) => m.name);
   }
 
-  /** Run `fn` in one transaction: everything it writes is committed together, or nothing is. */
-  async transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
+  /**
+   * Run `fn` in one transaction: everything it writes is committed together, or nothing is. `grouped` (a group
+   * commit's) gathers its results and assignments into one statement each (GroupOps).
+   */
+  async transaction<T>(fn: (tx: StoreOps) => Promise<T>, grouped = false): Promise<T> {
     const trx = await this.db.startTransaction().execute();
     try {
-      const out = await fn(new StoreOps(trx));
+      const ops = grouped ? new GroupOps(trx) : new StoreOps(trx);
+      const out = await fn(ops);
+      if (ops instanceof GroupOps) await ops.flush();
       await trx.commit().execute();
       return out;
     } catch (err) {
