@@ -97,6 +97,18 @@ describe.each(ENGINES)('the director store on %s', (engine) => {
     expect((await s.assignments('s1')).map((a) => [a.round, a.at])).toEqual([[2, '2026-12-05T10:00:00.000Z']]);
   });
 
+  it('a group commit\'s first tray records: the one stored before stands, and the group is told which of its own were taken', async () => {
+    const { s } = await open();
+    const rec = (board: number, by: string) => ({ type: 'tenace.tray', session: 's1', board, rev: 1, hands: by, source: { kind: 'play', at: AT } } as unknown as TrayRecord);
+    await s.putTray('s1', rec(2, 'other instance'));
+    const taken: number[] = [];
+    await s.transaction(async (tx) => {
+      for (const b of [1, 2, 3]) await tx.putFirstTray('s1', rec(b, 'this group'), async (t) => { taken.push((await t.tray('s1', b))!.board); });
+    }, true);
+    expect(taken).toEqual([2]);
+    expect((await s.trays('s1')).map((r) => [r.board, r.hands])).toEqual([[1, 'this group'], [2, 'other instance'], [3, 'this group']]);
+  });
+
   it('a transaction that fails stores none of its writes', async () => {
     const { s } = await open();
     await expect(s.transaction(async (tx) => {

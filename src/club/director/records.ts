@@ -29,10 +29,9 @@ export function checkRecord(st: DirectorState, ts: TableState, c: Completion, ro
     const rec: TrayRecord = { ...mine, rev: 1 };
     st.records.set(rec.board, rec);
     let stands = true;
-    work.write(async (tx) => {
-      if (await tx.putTray(st.c.session, rec)) return;
-      // Another director instance stored this tray's original first (a cluster): that record stands, and this play
-      // is compared with it as any later play is.
+    // Another director instance stored this tray's original first (a cluster): that record stands, and this play
+    // is compared with it as any later play is.
+    work.write((tx) => tx.putFirstTray(st.c.session, rec, async (tx) => {
       const first = await tx.tray(st.c.session, rec.board);
       if (!first) return;
       stands = false;
@@ -43,7 +42,7 @@ export function checkRecord(st: DirectorState, ts: TableState, c: Completion, ro
         st.alerts.push(fouled.alert);
         work.publish(() => pub(st, st.topics.alerts, fouled.alert, false));
       }
-    });
+    }));
     work.publish(() => {
       if (stands) pub(st, st.topics.tray(rec.board), rec, true);
     });

@@ -126,6 +126,11 @@ export class StoreOps {
     return Number(r.numInsertedOrUpdatedRows ?? 0n) > 0;
   }
 
+  /** Store a tray's first record; when another was stored first (another instance's), call `taken` instead. */
+  async putFirstTray(session: string, rec: TrayRecord, taken: (tx: StoreOps) => Promise<void>): Promise<void> {
+    if (!(await this.putTray(session, rec))) await taken(this);
+  }
+
   /** Store an alert under its id; false when it was raised before (a replay raises the same id). */
   async putAlert(session: string, id: string, alert: ClubAlert): Promise<boolean> {
     const r = await this.q.insertInto('alerts').values({ session, id, kind: alert.kind, json: JSON.stringify(alert), at: alert.at })
@@ -336,6 +341,7 @@ export class LeaseOps {
 export class GroupOps extends StoreOps {
   private readonly pendingResults = new Map<string, StoredResult>();
   private readonly pendingAssignments = new Map<string, RoundAssignment>();
+  private readonly pendingTrays: { rec: TrayRecord; taken: (tx: StoreOps) => Promise<void> }[] = [];
   private session: string | null = null;
 
   override async putResult(session: string, r: StoredResult): Promise<void> {
@@ -348,10 +354,29 @@ export class GroupOps extends StoreOps {
     this.pendingAssignments.set(`${a.table}\t${a.round}`, a);
   }
 
-  /** Write what was gathered. */
+  override async putFirstTray(session: string, rec: TrayRecord, taken: (tx: StoreOps) => Promise<void>): Promise<void> {
+    this.own(session);
+    this.pendingTrays.push({ rec, taken });
+  }
+
+  /** Write what was gathered; then, for each first record another got in before, its `taken`. */
   async flush(): Promise<void> {
     const session = this.session;
     if (session === null) return;
+    const trays = this.pendingTrays.splice(0);
+    const stored = new Set<string>();
+    for (const part of chunks(trays, 200)) {
+      const rows = await this.q.insertInto('trays').values(part.map(({ rec }) => ({ session, board: rec.board, rev: rec.rev, json: JSON.stringify(rec), source: rec.source.kind, at: rec.source.at })))
+        .onConflict((oc) => oc.columns(['session', 'board', 'rev']).doNothing()).returning(['board', 'rev']).execute();
+      for (const r of rows) stored.add(`${num(r.board)}:${num(r.rev)}`);
+    }
+    // One group may hold two first records of a tray (two tables finished it together): the first stands.
+    const seen = new Set<string>();
+    for (const { rec, taken } of trays) {
+      const k = `${rec.board}:${rec.rev}`;
+      if (!stored.has(k) || seen.has(k)) await taken(this);
+      seen.add(k);
+    }
     for (const part of chunks([...this.pendingResults.values()], 200)) {
       await this.q.insertInto('results').values(part.map((r) => ({
         session, board: r.traveller.board, table_id: r.table, round: r.traveller.round ?? 0, ns: r.traveller.ns, ew: r.traveller.ew,
