@@ -123,13 +123,16 @@ export async function syncFromStore(st: DirectorState): Promise<void> {
       changed = true;
     }
   }
-  for (const a of await s.assignments(session)) {
-    // A later round, or the same round given again by a decision (a late play adds a tray to it).
+  // A later round, or the same round given again by a decision (a late play adds a tray to it): the keys first.
+  const newer = (a: { table: string; round: number; at: string }) => {
     const mine = st.assignments.get(a.table);
-    if (!mine || mine.round < a.round || (mine.round === a.round && mine.at < a.at)) {
-      st.assignments.set(a.table, a);
-      changed = true;
-    }
+    return !mine || mine.round < a.round || (mine.round === a.round && mine.at < a.at);
+  };
+  const wanted = (await s.assignmentHeads(session)).filter(newer);
+  for (const a of wanted.length > 0 ? await s.assignmentsAt(session, wanted) : []) {
+    if (!newer(a)) continue;
+    st.assignments.set(a.table, a);
+    changed = true;
   }
   const newAlerts = (await s.alertIds(session)).filter((id) => !st.alertIds.has(id));
   for (const { id, alert } of newAlerts.length > 0 ? await s.alertsAt(session, newAlerts) : []) {

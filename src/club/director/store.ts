@@ -221,6 +221,23 @@ export class StoreOps {
   // What a cluster instance reads back every SYNC_MS (cluster.ts): the keys first, the bodies only of what it lacks,
   // rather than every row's JSON each time.
 
+  /** Each table's latest assignment's key and time, without its body. */
+  async assignmentHeads(session: string): Promise<{ table: string; round: number; at: string }[]> {
+    const rows = await this.q.selectFrom('assignments').select(['table_id', 'round', 'at']).where('session', '=', session).execute();
+    return rows.map((r) => ({ table: r.table_id, round: num(r.round), at: r.at }));
+  }
+
+  /** The assignments at these keys (table, round). */
+  async assignmentsAt(session: string, keys: { table: string; round: number }[]): Promise<RoundAssignment[]> {
+    const out: RoundAssignment[] = [];
+    for (const part of chunks(keys, 200)) {
+      const rows = await this.q.selectFrom('assignments').select('json').where('session', '=', session)
+        .where((eb) => eb.or(part.map((k) => eb.and([eb('table_id', '=', k.table), eb('round', '=', k.round)])))).execute();
+      for (const r of rows) out.push(JSON.parse(r.json) as RoundAssignment);
+    }
+    return out;
+  }
+
   /** Each result's key and seqs, without its traveller. */
   async resultHeads(session: string): Promise<{ table: string; board: number; round: number; fromSeq: number; toSeq: number }[]> {
     const rows = await this.q.selectFrom('results').select(['table_id', 'board', 'round', 'from_seq', 'to_seq']).where('session', '=', session).execute();
