@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { createLogger } from '../src/config/logger.js';
 import { movementByName } from '../src/club/movements/index.js';
 import { planSession } from '../src/club/session/plan.js';
@@ -21,7 +21,7 @@ import { floorLatencies } from './mqtt-floor.js';
 import { directorLatencies, startWatch, type Watch, type WatchTimes } from './watch.js';
 import { sessionTopics } from '../src/feed/topics.js';
 import { type Broker, adaptShipped, startBroker } from './broker.js';
-import { freePort } from '../src/club/session/director-process.js';
+import { CLI_SCRIPT, freePort } from '../src/club/session/director-process.js';
 import { ROOT, latencyTable, mb, ms, pct, ratio, rssKb, runChild, serveChild } from './harness.js';
 
 export interface ClubBenchOptions {
@@ -126,7 +126,7 @@ async function child(o: ClubBenchOptions): Promise<BenchReport> {
   rmSync(work, { recursive: true, force: true });
   const lat = (outcome?.timings ?? []).filter((t) => t.scoredAt !== undefined).map((t) => t.scoredAt! - t.lastCardAt).sort((a, b) => a - b);
   notes.push(`broker: Mosquitto at ${broker}${shipped ? ` (${shipped.source}, made local)` : ''}; node ${process.version}; load average ${load0} at start, ${loadavg()[0].toFixed(2)} at end; ${((Date.now() - t0) / 1000).toFixed(1)} s in all`);
-  notes.push(`session: ${o.tables} tables of ${o.movement}, ${schedule.rounds.length} round(s) of ${o.boardsPerRound} tray(s) (${plan.trays.size} trays in play, ${outcome?.check.plays ?? 0} plays), ${o.speed}x real play (a card event every ${(1.5 / o.speed).toFixed(2)} s at each table); tables on in-process serial lines, the director is \`tenace director\` (SQLite)`);
+  notes.push(`session: ${o.tables} tables of ${o.movement}, ${schedule.rounds.length} round(s) of ${o.boardsPerRound} tray(s) (${plan.trays.size} trays in play, ${outcome?.check.plays ?? 0} plays), ${o.speed}x real play (a card event every ${(1.5 / o.speed).toFixed(2)} s at each table); tables on in-process serial lines, the director is \`tenace director\` (SQLite), started as node ${relative(ROOT, CLI_SCRIPT)}`);
   notes.push('');
   notes.push('(a) card-to-standings: last card journaled at the table → first retained standings holding the result');
   notes.push(latencyTable('director', lat, 'floor: Mosquitto twice (relay)', floor));
@@ -146,6 +146,8 @@ async function child(o: ClubBenchOptions): Promise<BenchReport> {
   sanity.push({ what: 'plays timed by the witness / plays', value: `${part.length} / ${c?.plays ?? 0}`, ok: !!c && part.length === c.plays });
   sanity.push({ what: 'floor messages relayed', value: `${floor.length} / ${o.floorMessages}`, ok: floor.length === o.floorMessages });
   sanity.push({ what: 'director process seen', value: director ? 'yes' : 'no', ok: !!director });
+  // Its memory is the figure: the director must run the compiled JavaScript, not the sources under tsx (issue 18).
+  sanity.push({ what: 'director started from compiled JavaScript', value: relative(ROOT, CLI_SCRIPT), ok: CLI_SCRIPT.endsWith('.js') });
   return { title: 'club: card-to-standings, director RSS (issue 7)', notes, results: [], ratios: [], sanity };
 }
 

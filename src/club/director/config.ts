@@ -1,9 +1,11 @@
 // The director's YAML config (config/club.example.yaml): one JSON schema (defaults, validation, the published
 // config/club.schema.json) and the checks a schema cannot express (the movement exists and fits the tables, table ids
 // are distinct topic levels). Bad input never throws: every problem is a { path, message } saying how to fix it.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
 import { parseDocument } from 'yaml';
 import { closest } from '../../config/suggest.js';
 import { CLUB_ID, CLUB_ID_FIX, TABLE_ID, TABLE_ID_FIX } from '../../config/ids.js';
@@ -13,6 +15,7 @@ import { RESERVED_TABLE_NAMES } from '../../feed/topics.js';
 import { VARIANTS, variantNames } from '../../laws/variants.js';
 import { MOVEMENTS, movementByName } from '../movements/index.js';
 import type { PairPlayers, Schedule, ScoreMethod } from '../types.js';
+import { SCHEMA_HASH, validate as precompiledValidator } from './config-validator.generated.js';
 
 /** When the director releases a tray's embargo (`club/<session>/released`). */
 export type DirectorEmbargo = 'tray-complete' | 'session-end';
@@ -202,13 +205,30 @@ export const directorConfigSchema = {
 
 export type DirectorConfigResult = { ok: true; config: DirectorConfig } | { ok: false; errors: ConfigError[] };
 
+/** The options the director config's validator is compiled with, ahead of time or at run time alike. */
+export const DIRECTOR_AJV_OPTIONS = { allErrors: true, useDefaults: true, verbose: true, strict: true, allowUnionTypes: true } as const;
+
+/** A digest of the director config's schema, to tell whether the generated validator was built from it. */
+export function directorConfigSchemaHash(): string {
+  return createHash('sha256').update(JSON.stringify(directorConfigSchema)).digest('hex').slice(0, 32);
+}
+
 let validator: ValidateFunction | undefined;
 
+// The validator compiled ahead of time (./config-validator-source.ts) when it was built from this schema; otherwise
+// ajv's compiler, loaded only then: it cost the director 8 MB and 64 modules at every start (issue 18). The schema
+// holds the variant and movement names, so adding either makes the generated file stale until it is regenerated.
 function getValidator(): ValidateFunction {
   if (!validator) {
-    const ajv = new Ajv({ allErrors: true, useDefaults: true, verbose: true, strict: true, allowUnionTypes: true });
-    ajv.addKeyword({ keyword: 'fix', schemaType: 'string' });
-    validator = ajv.compile(directorConfigSchema);
+    if (SCHEMA_HASH === directorConfigSchemaHash()) {
+      validator = precompiledValidator as unknown as ValidateFunction;
+    } else {
+      const { Ajv } = createRequire(import.meta.url)('ajv') as { Ajv: typeof AjvClass };
+      const ajv = new Ajv({ ...DIRECTOR_AJV_OPTIONS });
+      // `fix` is an annotation carrying the error sentence; it takes no part in validation.
+      ajv.addKeyword({ keyword: 'fix', schemaType: 'string' });
+      validator = ajv.compile(directorConfigSchema);
+    }
   }
   return validator;
 }

@@ -3,7 +3,8 @@
 // (src/feed/commands.ts). A decision is journaled with its transaction id and the digest of its body, so a retry is
 // answered from the journal and never applied twice.
 import { createHash } from 'node:crypto';
-import { Ajv, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv as AjvClass, ValidateFunction } from 'ajv';
 import { parseDeal } from '../../cards/deal.js';
 import type { Seat } from '../../cards/seat.js';
 import { canonicalJson } from '../../formats/canonical-json.js';
@@ -106,6 +107,8 @@ let compiled: Map<DecisionName, ValidateFunction> | null = null;
 
 function validators(): Map<DecisionName, ValidateFunction> {
   if (compiled) return compiled;
+  // ajv is loaded at the first decision, not at start: most sessions take none, and an idle director need not hold it.
+  const { Ajv } = createRequire(import.meta.url)('ajv') as { Ajv: typeof AjvClass };
   const ajv = new Ajv({ allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true });
   compiled = new Map(DECISIONS.map((d) => [d, ajv.compile(SCHEMAS[d])]));
   return compiled;

@@ -1,4 +1,4 @@
-// The director of a simulated session runs as its own process, from the same `bin` a club runs, so a test can
+// The director of a simulated session runs as its own process, `tenace director` as a club runs it, so a test can
 // kill -9 it mid-session and start it again on the same database.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -57,6 +57,18 @@ export const BIN = ((): string => {
   }
 })();
 
+/**
+ * The script a session's child `tenace` runs. Compiled (dist/, or a benchmark's build/bench/), it is the CLI compiled
+ * beside this module, so the child runs the parent's build: through bin/tenace.mjs it ran the TypeScript sources under
+ * tsx whenever dist/ was missing or older than src/, and a benchmark then measured tsx (a director of 155 MB instead
+ * of 99 MB, issue 18). From the sources (the tests, under tsx) it is the package's bin/tenace.mjs, as before.
+ */
+export const CLI_SCRIPT = ((): string => {
+  const here = fileURLToPath(import.meta.url);
+  const compiled = join(dirname(here), '..', '..', 'cli', 'main.js');
+  return here.endsWith('.js') && existsSync(compiled) ? compiled : BIN;
+})();
+
 /** Write the director's config for this session and start `tenace director` on it. */
 export async function startDirectorProcess(o: DirectorProcessOptions): Promise<DirectorProcess> {
   const port = o.httpPort === 0 ? await freePort() : o.httpPort;
@@ -68,7 +80,7 @@ export async function startDirectorProcess(o: DirectorProcessOptions): Promise<D
   const start = async () => {
     killed = false;
     failed = null;
-    child = spawn(process.execPath, [BIN, 'director', '--config', configPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [CLI_SCRIPT, 'director', '--config', configPath], { stdio: ['ignore', 'pipe', 'pipe'] });
     const c = child;
     let tail = '';
     c.stdout?.on('data', (d: Buffer) => o.log.debug({ director: d.toString('utf8').trim() }, 'director'));
