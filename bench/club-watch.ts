@@ -35,8 +35,10 @@ async function main(): Promise<void> {
   process.stdout.write('ready\n');
   process.stdin.resume();
   process.stdin.on('end', () => {
-    process.stdout.write(`${JSON.stringify({ events, scored } satisfies WatchTimes)}\n`);
-    void client.endAsync().finally(() => process.exit(0));
+    // Exit once the line is written: a pipe takes it in pieces, and process.exit would cut it short.
+    process.stdout.write(`${JSON.stringify({ events, scored } satisfies WatchTimes)}\n`, () => {
+      void client.endAsync().finally(() => process.exit(0));
+    });
   });
 }
 
