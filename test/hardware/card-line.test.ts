@@ -7,16 +7,12 @@ import { CARD_ARRIVE, CARD_HB, CARD_LEAVE, decodeCardLine, newCardLine, uidHashO
 import { DeckSet, virtualDeck } from '../../src/hardware/deck.js';
 import { latin1 } from '../../src/hardware/line-splitter.js';
 import { decodeLine, encodeFrame, withCrc } from '../../src/hardware/protocol.js';
+import { FaultRandom } from '../../src/hardware/emulator-faults.js';
 
+/** The seeded generator of the emulator's faults (mulberry32), as a function. */
 function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const r = new FaultRandom(seed);
+  return () => r.next();
 }
 
 const HEX = '0123456789ABCDEF';
