@@ -41,14 +41,14 @@ export async function startSetup(file: string, db?: string): Promise<SetupRun | 
   let done: (f: string) => void = () => undefined;
   const started = new Promise<string>((r) => { done = r; });
   const console = consoleApi({
-    auth: new ConsoleAuth({ db: store.db }), players: new Players(store.db, 'setup'), participants: () => [],
+    auth: new ConsoleAuth({ db: store.db, sync: () => store.sync() }), players: new Players(store.db, 'setup', {}, () => store.sync()), participants: () => [],
     decide: async () => ({ ok: false, error: 'session: none is running yet; finish the set-up and press Start' }), pairsChanged: async () => undefined,
     pins: () => ({}), handScored: () => [],
   });
   let port = 0;
   const web = await startDirectorWeb({
     host: c.http.host, port: c.http.port, allowedHosts: c.http.allowedHosts, snapshot: () => null, subscribe: () => () => undefined, setup: true,
-    console: setupApi({ console, db: store.db, base, dir: dirname(resolve(file)), club: c.club.id, port: () => port, onStart: (f) => done(f) }),
+    console: setupApi({ console, db: store.db, sync: () => store.sync(), base, dir: dirname(resolve(file)), club: c.club.id, port: () => port, onStart: (f) => done(f) }),
   });
   port = Number(new URL(web.url).port);
   const close = async () => { await web.close(); await store.close(); };

@@ -1,6 +1,7 @@
 // Group commit (issue 18): the events of several tables that arrive while a transaction is on its way are committed
 // together in the next, and no event's PUBACK leaves the director before the transaction that stores it has
-// committed. Seen from the director's own MQTT client (packetreceive / packetsend), on SQLite and PostgreSQL.
+// committed and is on disk: on SQLite, once the WAL's fdatasync begun after that commit has returned (wal-sync.ts).
+// Seen from the director's own MQTT client (packetreceive / packetsend), on SQLite and PostgreSQL.
 import { describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import { DirectorService } from '../../src/club/director/service.js';
@@ -29,8 +30,8 @@ describe.each(['sqlite', 'postgres'] as const)('group commit on %s', (engine) =>
     // stored is known once it has committed.
     const committed = new Set<string>();
     const sizes: number[] = [];
-    const transaction = store.transaction.bind(store);
-    store.transaction = async <R>(fn: (tx: StoreOps) => Promise<R>): Promise<R> => {
+    const transaction = store.transactionUnsynced.bind(store);
+    store.transactionUnsynced = async <R>(fn: (tx: StoreOps) => Promise<R>): Promise<R> => {
       const inserted: string[] = [];
       const r = await transaction(async (tx) => {
         const insert = tx.insertEvents.bind(tx);
@@ -45,6 +46,17 @@ describe.each(['sqlite', 'postgres'] as const)('group commit on %s', (engine) =>
       if (inserted.length > 0) sizes.push(inserted.length);
       return r;
     };
+    // On disk: what was committed when a sync began, once it has returned (PostgreSQL: at its commit).
+    const onDisk = store.durableOnCommit ? committed : new Set<string>();
+    let syncs = 0;
+    const sync = store.sync.bind(store);
+    store.sync = async () => {
+      const covered = [...committed];
+      await sync();
+      syncs++;
+      for (const k of covered) onDisk.add(k);
+    };
+    expect(store.durableOnCommit, 'SQLite in WAL mode syncs off the event loop; PostgreSQL commits durably').toBe(engine === 'postgres');
     const s = new DirectorService({ config: testConfig(club, db.url), log: quietLog, schedule: SCHEDULE, store, club: STUBS, web: false, requestRetryMs: 60_000 });
     await s.start();
     cleanup.push(async () => { await s.stop(); await store.close(); });
@@ -67,7 +79,7 @@ describe.each(['sqlite', 'postgres'] as const)('group commit on %s', (engine) =>
       if (key === undefined) return;
       carried.delete(p.messageId);
       acked++;
-      if (!committed.has(key)) early.push(key);
+      if (!onDisk.has(key)) early.push(key);
     });
 
     await Promise.all(tables.map((t, i) => t.play([{ type: 'tray', code: `T${i + 1}` }, ...seedHand(i + 1, false)])));
@@ -75,7 +87,8 @@ describe.each(['sqlite', 'postgres'] as const)('group commit on %s', (engine) =>
     await waitFor(async () => (await store.events('s1')).length === total, T, 'every event stored');
     await waitFor(() => acked === total, T, `every event acknowledged (${acked} of ${total})`);
 
-    expect(early, 'PUBACKs sent before the commit that stores their event').toEqual([]);
+    expect(early, 'PUBACKs sent before the commit that stores their event is on disk').toEqual([]);
+    if (engine === 'sqlite') expect(syncs, 'WAL syncs').toBeGreaterThan(0);
     // Every event stored once, in each table's order.
     const stored = await store.events('s1');
     for (const [i, t] of tables.entries()) expect(stored.filter((e) => e.table === String(i + 1)).map((e) => e.event)).toEqual(t.journal);
@@ -83,5 +96,41 @@ describe.each(['sqlite', 'postgres'] as const)('group commit on %s', (engine) =>
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(total);
     expect(sizes.length, `transactions for ${total} events: ${sizes.join(' ')}`).toBeLessThan(total / 2);
     expect(Math.max(...sizes)).toBeGreaterThan(1);
+  });
+});
+
+describe('group commit on SQLite: the WAL sync', () => {
+  const cleanup = cleanupAfterEach();
+
+  it('a WAL sync that fails stops the director: the events it covered are never acknowledged', async () => {
+    const club = uid('grpsync');
+    const db = await freshDb('sqlite');
+    cleanup.push(() => db.drop());
+    const obs = await Observer.connect(club);
+    cleanup.push(() => obs.close());
+    const table = await FakeTable.connect(club, '1');
+    cleanup.push(() => table.close());
+    const store = await DirectorStore.open(db.url);
+    expect(store.durableOnCommit).toBe(false);
+    let failing = false;
+    const sync = store.sync.bind(store);
+    store.sync = async () => {
+      if (failing) throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
+      return sync();
+    };
+    const fatal: string[] = [];
+    const s = new DirectorService({ config: testConfig(club, db.url), log: quietLog, schedule: SCHEDULE, store, club: STUBS, web: false, requestRetryMs: 60_000, onFatal: (e) => fatal.push(e.message) });
+    await s.start();
+    cleanup.push(async () => { await s.stop(); await store.close(); });
+    await waitFor(() => obs.get<RoundAssignment>('1/assignment') !== undefined, T, 'round 1');
+    const client = (s as unknown as { st: DirectorState }).st.client as MqttClient;
+    let acked = 0;
+    client.on('packetsend', (p) => { if (p.cmd === 'puback') acked++; });
+    failing = true;
+    void table.play([{ type: 'tray', code: 'T1' }]).catch(() => undefined);
+    await waitFor(() => fatal.length > 0, T, 'the director stopped');
+    await sleep(200);
+    expect(fatal[0]).toMatch(/cannot sync the store .*: EIO/);
+    expect(acked, 'PUBACKs after a failed sync').toBe(0);
   });
 });

@@ -11,6 +11,8 @@ import { SCHEDULE, STUBS, quietLog, testConfig } from './director-rig.js';
 describe('the standings are scored soon after a result, and paced by their cost', () => {
   let cost = 0;
   let extra = 0;
+  let preempted = 0;
+  let stolen = 0;
   let scored: Traveller[][] = [];
   let st: DirectorState;
 
@@ -19,12 +21,20 @@ describe('the standings are scored soon after a result, and paced by their cost'
     const epoch = Date.now();
     // performance.now: the fake clock, plus the time the stubbed scoring "took".
     vi.spyOn(performance, 'now').mockImplementation(() => Date.now() - epoch + extra);
+    // The CPU the process used: the stubbed scoring's, less what `preempted` says others ran meanwhile.
+    vi.spyOn(process, 'cpuUsage').mockImplementation((prev?: NodeJS.CpuUsage) => {
+      const user = (Date.now() - epoch + extra - stolen) * 1000;
+      return { user: user - (prev?.user ?? 0), system: 0 };
+    });
     cost = 0;
     extra = 0;
+    preempted = 0;
+    stolen = 0;
     scored = [];
     const scoreTravellers = (ts: readonly Traveller[]): ScoreReport => {
       scored.push([...ts]);
       extra += cost;
+      stolen += preempted;
       return { method: 'average', pairs: [], boards: [] };
     };
     st = new DirectorState({ config: testConfig('pace', 'sqlite::memory:'), log: quietLog, schedule: SCHEDULE, club: { ...STUBS, scoreTravellers }, web: false });
@@ -74,5 +84,21 @@ describe('the standings are scored soon after a result, and paced by their cost'
     result(1, '2');
     vi.advanceTimersByTime(STANDINGS_MS);
     expect(scored).toHaveLength(4);
+  });
+
+  it('a scoring that took long because others ran meanwhile (preempted) is paced by the CPU it took, not the time', () => {
+    // 40 ms from start to end, of which 38 ms the machine ran other processes: 2 ms of CPU.
+    cost = 40;
+    preempted = 38;
+    result(1, '1');
+    vi.advanceTimersByTime(STANDINGS_MS);
+    result(2, '1');
+    vi.advanceTimersByTime(STANDINGS_MS);
+    expect(scored).toHaveLength(2);
+    result(2, '2');
+    vi.advanceTimersByTime(STANDINGS_COST_FACTOR * 2 - 1);
+    expect(scored).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    expect(scored, `paced by ${STANDINGS_COST_FACTOR} × 2 ms of CPU, not ${STANDINGS_COST_FACTOR} × 40 ms`).toHaveLength(3);
   });
 });

@@ -63,6 +63,8 @@ export type LoginOutcome = { ok: true; session: ConsoleSession } | { ok: false; 
 
 export interface ConsoleAuthOptions {
   db: Kysely<DirectorDb>;
+  /** Makes what was committed durable (DirectorStore.sync): the first password is on disk before it signs in. */
+  sync?: () => Promise<void>;
   now?: () => number;
   /** A session ends after this long unused (ms, default 12 h). */
   idleMs?: number;
@@ -98,6 +100,7 @@ export class ConsoleAuth {
     if (problem) return { ok: false, status: 401, error: problem };
     if (await this.passwordSet()) return { ok: false, status: 409, error: 'password: is set already; sign in with it (to change it, run `tenace director --config FILE --set-password`)' };
     await setPassword(this.o.db, password as string);
+    await this.o.sync?.();
     return { ok: true, session: this.open() };
   }
 

@@ -42,7 +42,8 @@ export function commit(st: DirectorState, fn: ((tx: StoreOps) => Promise<void>) 
 
 /** A promise that resolves once everything committed so far, and everything queued, is on disk. */
 export function durable(st: DirectorState): Promise<void> {
-  return st.openGroup?.done ?? st.committing?.done ?? Promise.resolve();
+  // Groups are settled in order: the newest one's promise covers all before it.
+  return st.openGroup?.done ?? st.committing?.done ?? st.unsynced.at(-1)?.done ?? st.syncing?.done ?? Promise.resolve();
 }
 
 function newGroup(): CommitGroup {
@@ -64,10 +65,44 @@ function kick(st: DirectorState): void {
     if (st.committing || !g) return;
     st.openGroup = null;
     st.committing = g;
-    void runGroup(st, g).then(g.resolve, g.reject).finally(() => {
+    void runGroup(st, g).then(() => {
+      // On SQLite in WAL mode the commit is not yet on disk: the next group may commit meanwhile (it waits for no
+      // fsync), and this one is settled once a sync begun after its commit is done.
+      if (st.store!.durableOnCommit) g.resolve();
+      else {
+        st.unsynced.push(g);
+        syncGroups(st);
+      }
+    }, g.reject).finally(() => {
       st.committing = null;
       kick(st);
     });
+  });
+}
+
+/**
+ * Make the committed groups durable, one fdatasync at a time (the thread pool's): a sync covers every group committed
+ * before it began, so the groups committed while one runs wait for the next, and are settled together, in order. A
+ * failed sync is fatal, as any store failure that is not a fault the operator can fix: what the WAL held may be
+ * lost, and a restart rebuilds from what the store has.
+ */
+function syncGroups(st: DirectorState): void {
+  if (st.syncing || st.unsynced.length === 0) return;
+  const batch = st.unsynced.splice(0);
+  if (st.failed) {
+    for (const g of batch) g.reject(new StoreFailure('director: the store failed; not acknowledging'));
+    return;
+  }
+  st.syncing = batch[batch.length - 1];
+  st.store!.sync().then(() => {
+    for (const g of batch) g.resolve();
+  }, (err: Error) => {
+    fail(st, new Error(`cannot sync the store ${st.store!.where} to disk: ${err.message}`));
+    const e = new StoreFailure(err.message);
+    for (const g of batch) g.reject(e);
+  }).finally(() => {
+    st.syncing = null;
+    syncGroups(st);
   });
 }
 
@@ -81,7 +116,7 @@ async function runGroup(st: DirectorState, g: CommitGroup): Promise<void> {
   for (let wait = STORE_RETRY_MS; ; wait = Math.min(2 * wait, st.opts.storeRetryMaxMs ?? 30_000)) {
     if (st.failed) throw new StoreFailure('director: the store failed; not acknowledging');
     try {
-      await st.store!.transaction(async (tx) => {
+      await st.store!.transactionUnsynced(async (tx) => {
         // The events first, all tables' in one statement (one round trip on PostgreSQL), then what they made.
         if (g.events.length > 0) await tx.insertEvents(st.c.session, g.events, st.now().toISOString());
         for (const w of g.writes) await w(tx);

@@ -5,10 +5,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { DirectorSnapshot } from '../types.js';
-import type { Kysely } from 'kysely';
 import { ConsoleAuth, type ConsoleSession, SESSION_COOKIE, cookieValue } from './auth.js';
 import { type Players, checkPlayers } from './players.js';
-import type { DirectorDb } from './store.js';
+import type { DirectorStore } from './store.js';
 
 export interface ConsoleApiOptions {
   auth: ConsoleAuth;
@@ -49,9 +48,9 @@ export interface ConsoleService {
 }
 
 /** The console of a started director service, its password in the service's store. */
-export function directorConsole(svc: ConsoleService, db: Kysely<DirectorDb>): ConsoleApi {
+export function directorConsole(svc: ConsoleService, store: Pick<DirectorStore, 'db' | 'sync'>): ConsoleApi {
   return consoleApi({
-    auth: new ConsoleAuth({ db }), players: svc.players!, participants: () => svc.schedule.participants,
+    auth: new ConsoleAuth({ db: store.db, sync: () => store.sync() }), players: svc.players!, participants: () => svc.schedule.participants,
     decide: (cmd, body) => svc.decide(cmd, body), pairsChanged: () => svc.renamePairs(),
     pins: () => svc.tablePins(), handScored: () => [...svc.handScored],
   });

@@ -65,7 +65,9 @@ export function exportNames(pairs: PairNames): { names?: Record<string, string[]
 export class Players {
   private stored: PairNames = {};
 
-  constructor(private readonly db: Kysely<DirectorDb>, private readonly session: string, private readonly fromConfig: PairNames = {}) {}
+  /** `sync` makes what was committed durable (DirectorStore.sync): an edit is on disk before the page is told it is saved. */
+  constructor(private readonly db: Kysely<DirectorDb>, private readonly session: string, private readonly fromConfig: PairNames = {},
+    private readonly sync: () => Promise<void> = async () => undefined) {}
 
   /** Read the session's pairs from the store. */
   async load(): Promise<void> {
@@ -116,6 +118,7 @@ export class Players {
       await tx.deleteFrom('pair_players').where('session', '=', this.session).where('pair', '=', pair).execute();
       await tx.insertInto('pair_players').values(ids.map((player_id, position) => ({ session: this.session, pair, position, player_id }))).execute();
     });
+    await this.sync();
     this.stored = { ...this.stored, [pair]: { players } };
   }
 }

@@ -65,7 +65,7 @@ export class DirectorService {
     const st = this.st;
     if (!st.store) st.store = await DirectorStore.open(st.c.store.url);
     st.pinSecret = await st.store.metaValue('table-pin-secret', newPinSecret);
-    st.players = new Players(st.store.db, st.c.session, st.c.pairs);
+    st.players = new Players(st.store.db, st.c.session, st.c.pairs, () => st.store!.sync());
     await st.players.load();
     await rebuild(st);
     const cl = st.c.cluster;

@@ -73,6 +73,8 @@ export interface SetupApiOptions {
   /** The sign-in and the players list (a console on the club's store). */
   console: ConsoleApi;
   db: Kysely<DirectorDb>;
+  /** Makes what was committed durable (DirectorStore.sync). */
+  sync?: () => Promise<void>;
   /** The club's config text and folder, where the session's config is written. */
   base: string;
   dir: string;
@@ -118,7 +120,7 @@ export function setupApi(o: SetupApiOptions): ConsoleApi {
         const file = join(o.dir, `${s.config.session}.yaml`);
         writeFileSync(file, s.yaml);
         // The names grow the club's list, and are the session's pairs in the store as the console would enter them.
-        const session = new Players(o.db, s.config.session);
+        const session = new Players(o.db, s.config.session, {}, o.sync);
         for (const [pair, v] of Object.entries(s.config.pairs ?? {})) await session.setPair(pair, v.players);
         started = true;
         reply(res, 200, { ok: true, file, session: s.config.session });

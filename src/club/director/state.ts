@@ -129,8 +129,8 @@ export const FLUSH_MS = 100;
 export const STANDINGS_MS = 1;
 
 /**
- * After a scoring that took c ms the next waits at least this many times c: scoring then takes at most a fifth of
- * the event loop, however large the session, and the tables' events are not held up behind it.
+ * After a scoring that took c ms of CPU the next waits at least this many times c: scoring then takes at most a fifth
+ * of the event loop, however large the session, and the tables' events are not held up behind it.
  */
 export const STANDINGS_COST_FACTOR = 4;
 
@@ -210,6 +210,9 @@ export class DirectorState {
   /** Group commit: the writes queued for the next transaction, the one on its way, and whether one is scheduled. */
   openGroup: CommitGroup | null = null;
   committing: CommitGroup | null = null;
+  /** SQLite in WAL mode: groups committed, waiting for the WAL's sync, and the newest group the running sync covers. */
+  readonly unsynced: CommitGroup[] = [];
+  syncing: CommitGroup | null = null;
   groupScheduled = false;
   flushTimer: NodeJS.Timeout | null = null;
   retryTimer: NodeJS.Timeout | null = null;

@@ -7,6 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import { migrationProvider } from './store-migrations.js';
+import { WalSync } from './wal-sync.js';
+import { withStatementCache } from './sqlite-statements.js';
 
 export { MIGRATIONS, migrationProvider } from './store-migrations.js';
 import type { TableEvent } from '../../formats/table-log.js';
@@ -421,6 +423,8 @@ export class GroupOps extends StoreOps {
 export class DirectorStore extends StoreOps {
   /** The PostgreSQL connection string (LISTEN needs a connection of its own); undefined on SQLite. */
   private pgUrl?: string;
+  /** SQLite in WAL mode: commits are made durable by sync(), off the event loop. */
+  private wal: WalSync | null = null;
 
   private constructor(readonly db: Kysely<DirectorDb>, readonly engine: 'sqlite' | 'postgres', readonly where: string) {
     super(db);
@@ -438,14 +442,15 @@ export class DirectorStore extends StoreOps {
       // Only the driver in use is loaded: pg is 13 MB of heap a SQLite director never needs, and the other way round.
       const { default: Database } = await import('better-sqlite3');
       const sqlite = new Database(path);
-      // WAL: readers do not block the writer. synchronous=FULL: a commit is on disk (the WAL fsynced) before it
-      // returns, so the PUBACK that follows it can never acknowledge an event a power cut then loses. NORMAL would
-      // survive a crash of the process but not of the machine. One fsync per event costs about 1.2 ms on the
-      // development VM (0.3 ms with NORMAL): some 800 events a second, where 30 tables at 10x real speed make 200.
-      sqlite.pragma('journal_mode = WAL');
-      sqlite.pragma('synchronous = FULL');
+      // WAL: readers do not block the writer. A commit must be on disk before the PUBACK that follows it, or a power
+      // cut could lose an acknowledged event. synchronous=FULL did that inside COMMIT, blocking the event loop for the
+      // fsync; with NORMAL the WAL is fdatasynced after COMMIT on the thread pool instead (wal-sync.ts, sync()), and
+      // the group commit acknowledges nothing before it. A database that cannot be in WAL mode (":memory:") keeps FULL.
+      const wal = String(sqlite.pragma('journal_mode = WAL', { simple: true })).toLowerCase() === 'wal';
+      sqlite.pragma(wal ? 'synchronous = NORMAL' : 'synchronous = FULL');
       sqlite.pragma('busy_timeout = 5000');
-      store = new DirectorStore(new Kysely<DirectorDb>({ dialect: new SqliteDialect({ database: sqlite }) }), 'sqlite', path);
+      store = new DirectorStore(new Kysely<DirectorDb>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), 'sqlite', path);
+      if (wal) store.wal = new WalSync(path);
     } else if (/^postgres(ql)?:\/\//.test(url)) {
       const { default: pg } = await import('pg');
       const pool = new pg.Pool({ connectionString: url, max: 4 });
@@ -486,10 +491,18 @@ export class DirectorStore extends StoreOps {
   }
 
   /**
-   * Run `fn` in one transaction: everything it writes is committed together, or nothing is. `grouped` (a group
-   * commit's) gathers its results and assignments into one statement each (GroupOps).
+   * Run `fn` in one transaction: everything it writes is committed together, or nothing is, and is on disk when the
+   * promise resolves. `grouped` (a group commit's) gathers its results and assignments into one statement each
+   * (GroupOps).
    */
   async transaction<T>(fn: (tx: StoreOps) => Promise<T>, grouped = false): Promise<T> {
+    const out = await this.transactionUnsynced(fn, grouped);
+    await this.sync();
+    return out;
+  }
+
+  /** As transaction(), but on SQLite the commit may not yet be on disk: the caller calls sync() before it tells anyone. */
+  async transactionUnsynced<T>(fn: (tx: StoreOps) => Promise<T>, grouped = false): Promise<T> {
     const trx = await this.db.startTransaction().execute();
     try {
       const ops = grouped ? new GroupOps(trx) : new StoreOps(trx);
@@ -503,6 +516,16 @@ export class DirectorStore extends StoreOps {
       await trx.rollback().execute().catch(() => undefined);
       throw err;
     }
+  }
+
+  /** Whether a commit is on disk when it returns (PostgreSQL; SQLite not in WAL mode); else sync() makes it so. */
+  get durableOnCommit(): boolean {
+    return this.wal === null;
+  }
+
+  /** Every commit made so far is on disk when this resolves (SQLite's WAL fdatasynced off the event loop). */
+  sync(): Promise<void> {
+    return this.wal ? this.wal.sync() : Promise.resolve();
   }
 
   /** This database's id, made at its first use: the same after every restart, another for another database. */
@@ -561,5 +584,6 @@ export class DirectorStore extends StoreOps {
 
   async close(): Promise<void> {
     await this.db.destroy();
+    await this.wal?.close();
   }
 }

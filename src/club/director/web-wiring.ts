@@ -29,7 +29,7 @@ export async function startWeb(st: DirectorState, svc: ConsoleService): Promise<
     st.web = await startDirectorWeb({
       host: st.c.http.host, port: st.c.http.port, allowedHosts: st.c.http.allowedHosts, snapshot: () => snapshot(st), subscribe: (fn) => subscribe(st, fn),
       exports: sessionExports(() => sessionExport(st), dd),
-      console: directorConsole(svc, st.store!.db),
+      console: directorConsole(svc, st.store!),
       publicResults: () => publicResults(snapshot(st), (pair) => st.players?.label(pair), dd),
       liveTable: (id: string) => liveTable(st, id),
       ...(st.handScored.size > 0 ? { hand: { pins: () => tablePins(st), view: (t: string) => handTable(st, t), decide: (cmd: string, p: string) => decide(st, cmd, p) } } : {}),
