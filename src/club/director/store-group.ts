@@ -1,0 +1,70 @@
+// A group commit's queries (commit.ts): what a group's deals write, gathered into one statement per kind.
+import { type StoredResult, StoreOps, chunks, num } from './store-ops.js';
+import type { RoundAssignment, TrayRecord } from '../types.js';
+
+/**
+ * A group commit's queries (commit.ts): the results and round assignments its deals make are gathered and written one
+ * statement each once the group's writes are done (flush), not one round trip each; the last write of a key wins,
+ * as it would have one statement at a time. Nothing in a group reads them back before its commit.
+ */
+export class GroupOps extends StoreOps {
+  private readonly pendingResults = new Map<string, StoredResult>();
+  private readonly pendingAssignments = new Map<string, RoundAssignment>();
+  private readonly pendingTrays: { rec: TrayRecord; taken: (tx: StoreOps) => Promise<void> }[] = [];
+  private session: string | null = null;
+
+  override async putResult(session: string, r: StoredResult): Promise<void> {
+    this.own(session);
+    this.pendingResults.set(`${r.traveller.board}\t${r.table}\t${r.traveller.round ?? 0}`, r);
+  }
+
+  override async putAssignment(session: string, a: RoundAssignment): Promise<void> {
+    this.own(session);
+    this.pendingAssignments.set(`${a.table}\t${a.round}`, a);
+  }
+
+  override async putFirstTray(session: string, rec: TrayRecord, taken: (tx: StoreOps) => Promise<void>): Promise<void> {
+    this.own(session);
+    this.pendingTrays.push({ rec, taken });
+  }
+
+  /** Write what was gathered; then, for each first record another got in before, its `taken`. */
+  async flush(): Promise<void> {
+    const session = this.session;
+    if (session === null) return;
+    const trays = this.pendingTrays.splice(0);
+    const stored = new Set<string>();
+    for (const part of chunks(trays, 200)) {
+      const rows = await this.q.insertInto('trays').values(part.map(({ rec }) => ({ session, board: rec.board, rev: rec.rev, json: JSON.stringify(rec), source: rec.source.kind, at: rec.source.at })))
+        .onConflict((oc) => oc.columns(['session', 'board', 'rev']).doNothing()).returning(['board', 'rev']).execute();
+      for (const r of rows) stored.add(`${num(r.board)}:${num(r.rev)}`);
+    }
+    // One group may hold two first records of a tray (two tables finished it together): the first stands.
+    const seen = new Set<string>();
+    for (const { rec, taken } of trays) {
+      const k = `${rec.board}:${rec.rev}`;
+      if (!stored.has(k) || seen.has(k)) await taken(this);
+      seen.add(k);
+    }
+    for (const part of chunks([...this.pendingResults.values()], 200)) {
+      await this.q.insertInto('results').values(part.map((r) => ({
+        session, board: r.traveller.board, table_id: r.table, round: r.traveller.round ?? 0, ns: r.traveller.ns, ew: r.traveller.ew,
+        json: JSON.stringify(r.traveller), from_seq: r.fromSeq, to_seq: r.toSeq,
+      }))).onConflict((oc) => oc.columns(['session', 'board', 'table_id', 'round']).doUpdateSet((eb) => ({
+        ns: eb.ref('excluded.ns'), ew: eb.ref('excluded.ew'), json: eb.ref('excluded.json'), from_seq: eb.ref('excluded.from_seq'), to_seq: eb.ref('excluded.to_seq'),
+      }))).execute();
+    }
+    for (const part of chunks([...this.pendingAssignments.values()], 200)) {
+      await this.q.insertInto('assignments').values(part.map((a) => ({ session, table_id: a.table, round: a.round, json: JSON.stringify(a), at: a.at })))
+        .onConflict((oc) => oc.columns(['session', 'table_id', 'round']).doUpdateSet((eb) => ({ json: eb.ref('excluded.json'), at: eb.ref('excluded.at') }))).execute();
+    }
+    this.pendingResults.clear();
+    this.pendingAssignments.clear();
+  }
+
+  /** A director writes one session; gathering two in one statement would need a session per row. */
+  private own(session: string): void {
+    if (this.session !== null && this.session !== session) throw new Error(`store: one group commit wrote sessions ${this.session} and ${session}`);
+    this.session = session;
+  }
+}
