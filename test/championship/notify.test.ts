@@ -45,10 +45,15 @@ describe('director instances on PostgreSQL tell each other what they stored', ()
     await waitFor(async () => JSON.stringify((await store.leaseOps.leases('s1')).map((r) => r.holder)) === '["a","b"]', T, 'one partition each');
     await waitFor(() => obs.get<RoundAssignment>('2/assignment')?.round === 1, T, 'round 1 assignments');
 
-    // Table 2 is b's; a holds partition 0 and publishes the standings.
+    // Table 2 is b's; a holds partition 0 and publishes the standings. b's notification names what it stored, so a
+    // reads back table 2's results alone, without the keys of every result of the session.
+    let wholeReadBacks = 0;
+    const heads = store.resultHeads.bind(store);
+    store.resultHeads = async (session) => { wholeReadBacks++; return heads(session); };
     await tables[1].play([{ type: 'tray', code: 'T2' }, ...seedHand(2, false)]);
     const boardsIn = (st?: ScoreReport) => (st?.boards ?? []).flatMap((x) => x.results.map((r) => `${x.board}@${r.table}`));
     await waitFor(() => boardsIn(obs.get<ScoreReport>('club/s1/standings')).length === 1, T, 'the standings with table 2\'s result');
     expect(boardsIn(obs.get<ScoreReport>('club/s1/standings'))).toEqual(['2@2']);
+    expect(wholeReadBacks, 'read-backs of every result\'s key (the note was not used)').toBe(0);
   });
 });

@@ -3,7 +3,7 @@ import { tableTopics } from '../../feed/topics.js';
 import type { Decision } from './decisions.js';
 import { TableFold } from './fold.js';
 import { partitionOf } from './leases.js';
-import { type DirectorState, type TableState, Work, resultKey, isLeader } from './state.js';
+import { type DirectorState, type SyncWant, type TableState, Work, resultKey, isLeader } from './state.js';
 import { commit, durable, enqueue } from './commit.js';
 import { decisionFilter, tableFilters, mqttSubscribe, mqttUnsubscribe, pub, publishSessionTopics } from './mqtt.js';
 import { requestEvents, foldReady } from './gap-fill.js';
@@ -72,38 +72,54 @@ export function resetTable(st: DirectorState, ts: TableState): void {
   ts.request = null;
 }
 
-/** Read back what the other instances stored, soon: one read-back queued at a time, and one more if asked meanwhile. */
-export function requestSync(st: DirectorState): void {
+/** Two wants as one: everything if either is, else what either names. */
+export function mergeWant(a: SyncWant | null, b: SyncWant): SyncWant {
+  if (a === null) return b === 'all' ? b : { ...b, results: new Set(b.results) };
+  if (a === 'all' || b === 'all') return 'all';
+  for (const t of b.results) a.results.add(t);
+  return { results: a.results, trays: a.trays || b.trays, assignments: a.assignments || b.assignments, alerts: a.alerts || b.alerts, decisions: a.decisions || b.decisions };
+}
+
+/**
+ * Read back what the other instances stored, soon: one read-back queued at a time, and one more after it for what was
+ * asked meanwhile. A notification's note narrows it to what was stored (issue 18: a whole read-back took 15-190 ms
+ * on the championship's loaded PostgreSQL, and the leader did one for each group the others committed).
+ */
+export function requestSync(st: DirectorState, want: SyncWant = 'all'): void {
   if (st.stopped || st.failed) return;
-  if (st.syncQueued) {
-    st.syncAgain = true;
-    return;
-  }
+  st.syncWanted = mergeWant(st.syncWanted, want);
+  if (st.syncQueued) return;
   st.syncQueued = true;
-  void enqueue(st, () => syncFromStore(st)).catch(() => undefined).finally(() => {
+  void enqueue(st, () => {
+    const w = st.syncWanted ?? 'all';
+    st.syncWanted = null;
+    return syncFromStore(st, w);
+  }).catch(() => undefined).finally(() => {
     st.syncQueued = false;
-    if (st.syncAgain) {
-      st.syncAgain = false;
-      requestSync(st);
-    }
+    if (st.syncWanted) requestSync(st, st.syncWanted);
   });
 }
 
 /**
- * Read back what the other instances stored: results, tray records, assignments, alerts and decisions. The store
- * is the truth they share; standings and released trays are derived from it by the holder of partition 0.
+ * Read back what the other instances stored: results, tray records, assignments, alerts and decisions (`want`: all,
+ * or what a notification named). The store is the truth they share; standings and released trays are derived from it
+ * by the holder of partition 0.
  */
-export async function syncFromStore(st: DirectorState): Promise<void> {
+export async function syncFromStore(st: DirectorState, want: SyncWant = 'all'): Promise<void> {
   const s = st.store!;
   const session = st.c.session;
+  const all = want === 'all';
   let changed = false;
-  // The keys first, then the bodies of only what this instance lacks: at every SYNC_MS, not every row's JSON.
+  // The keys first, then the bodies of only what this instance lacks: at every SYNC_MS, not every row's JSON. A
+  // notification names the tables whose results it stored.
   const stale = new Set<string>();
-  for (const h of await s.resultHeads(session)) {
-    if (st.owned?.has(h.table)) continue;
-    const prev = st.results.get(`${h.board}:${h.table}:${h.round}`);
-    if (!prev || prev.fromSeq !== h.fromSeq || prev.toSeq !== h.toSeq) stale.add(h.table);
-  }
+  if (all) {
+    for (const h of await s.resultHeads(session)) {
+      if (st.owned?.has(h.table)) continue;
+      const prev = st.results.get(`${h.board}:${h.table}:${h.round}`);
+      if (!prev || prev.fromSeq !== h.fromSeq || prev.toSeq !== h.toSeq) stale.add(h.table);
+    }
+  } else for (const t of want.results) if (!st.owned?.has(t)) stale.add(t);
   for (const r of stale.size > 0 ? await s.resultsOf(session, [...stale]) : []) {
     if (st.owned?.has(r.table)) continue;
     const key = resultKey(r);
@@ -115,7 +131,7 @@ export async function syncFromStore(st: DirectorState): Promise<void> {
     st.playedAt.set(r.traveller.board, list);
     changed = true;
   }
-  for (const [board, rev] of await s.trayRevs(session)) {
+  for (const [board, rev] of all || want.trays ? await s.trayRevs(session) : []) {
     if ((st.records.get(board)?.rev ?? 0) >= rev) continue;
     const r = await s.tray(session, board);
     if (r && (st.records.get(r.board)?.rev ?? 0) < r.rev) {
@@ -128,20 +144,20 @@ export async function syncFromStore(st: DirectorState): Promise<void> {
     const mine = st.assignments.get(a.table);
     return !mine || mine.round < a.round || (mine.round === a.round && mine.at < a.at);
   };
-  const wanted = (await s.assignmentHeads(session)).filter(newer);
+  const wanted = all || want.assignments ? (await s.assignmentHeads(session)).filter(newer) : [];
   for (const a of wanted.length > 0 ? await s.assignmentsAt(session, wanted) : []) {
     if (!newer(a)) continue;
     st.assignments.set(a.table, a);
     changed = true;
   }
-  const newAlerts = (await s.alertIds(session)).filter((id) => !st.alertIds.has(id));
+  const newAlerts = all || want.alerts ? (await s.alertIds(session)).filter((id) => !st.alertIds.has(id)) : [];
   for (const { id, alert } of newAlerts.length > 0 ? await s.alertsAt(session, newAlerts) : []) {
     if (st.alertIds.has(id)) continue;
     st.alertIds.add(id);
     st.alerts.push(alert);
     changed = true;
   }
-  const newDecisions = (await s.decisionIds(session)).filter((id) => !st.decisions.has(id));
+  const newDecisions = all || want.decisions ? (await s.decisionIds(session)).filter((id) => !st.decisions.has(id)) : [];
   for (const d of newDecisions.length > 0 ? await s.decisionsAt(session, newDecisions) : []) {
     if (st.decisions.has(d.transaction)) continue;
     st.decisions.set(d.transaction, d);

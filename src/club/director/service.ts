@@ -85,8 +85,8 @@ export class DirectorService {
       await st.leases.start();
       // On PostgreSQL each instance's commits that others read back are notified (NOTIFY at commit), and read back at
       // once; the poll every SYNC_MS stays, for SQLite and for a LISTEN connection lost until it is opened again.
-      st.unlisten = await st.store.listenChanges((session, instance) => {
-        if (session === st.c.session && instance !== st.instance) requestSync(st);
+      st.unlisten = await st.store.listenChanges((session, instance, note) => {
+        if (session === st.c.session && instance !== st.instance) requestSync(st, note ?? 'all');
       }, (err) => warnOnce(st, 'listen', { err: err.message }, 'director: lost the LISTEN connection for the other instances\' changes; reading back every SYNC_MS until it is open again'));
       st.syncTimer = setInterval(() => { if (!st.syncQueued) requestSync(st); }, this.opts.syncMs ?? SYNC_MS);
       st.syncTimer.unref();

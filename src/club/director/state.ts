@@ -15,7 +15,7 @@ import { type DirectorConfig, readSchedule } from './config.js';
 import { type ScheduleIndex, TableFold, indexSchedule } from './fold.js';
 import type { PartitionLeases } from './leases.js';
 import { IntakeGuard } from './intake.js';
-import type { DirectorStore, StoreOps, StoredDecision, StoredEvent, StoredResult } from './store.js';
+import type { ChangeNote, DirectorStore, StoreOps, StoredDecision, StoredEvent, StoredResult } from './store.js';
 import { FindingsBook } from './findings.js';
 import type { Players } from './players.js';
 
@@ -81,6 +81,9 @@ export interface TableState {
 }
 
 /** What one message changes: the writes of its transaction, and what to publish once it is committed. */
+/** What a cluster instance reads back: everything (the poll, a partition taken up), or what a notification named. */
+export type SyncWant = ChangeNote | 'all';
+
 export class Work {
   readonly writes: ((tx: StoreOps) => Promise<unknown>)[] = [];
   readonly publishes: (() => void)[] = [];
@@ -228,8 +231,8 @@ export class DirectorState {
   readonly owned: Set<string> | null;
   syncTimer: NodeJS.Timeout | null = null;
   syncQueued = false;
-  /** A change was notified while a read-back was queued: read back once more after it. */
-  syncAgain = false;
+  /** What to read back at the next read-back (cluster.ts requestSync): null when nothing is asked. */
+  syncWanted: SyncWant | null = null;
   /** Stops listening for the other instances' changes (PostgreSQL cluster). */
   unlisten: (() => Promise<void>) | null = null;
   /** This instance's name among the director instances (cluster mode; '' otherwise). */

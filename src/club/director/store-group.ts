@@ -1,6 +1,6 @@
 // A group commit's queries (commit.ts): what a group's deals write, gathered into one statement per kind.
-import { type StoredResult, StoreOps, chunks, num } from './store-ops.js';
-import type { RoundAssignment, TrayRecord } from '../types.js';
+import { type ChangeNote, type StoredDecision, type StoredResult, StoreOps, chunks, num } from './store-ops.js';
+import type { ClubAlert, RoundAssignment, TrayRecord } from '../types.js';
 
 /**
  * A group commit's queries (commit.ts): the results and round assignments its deals make are gathered and written one
@@ -12,19 +12,43 @@ export class GroupOps extends StoreOps {
   private readonly pendingAssignments = new Map<string, RoundAssignment>();
   private readonly pendingTrays: { rec: TrayRecord; taken: (tx: StoreOps) => Promise<void> }[] = [];
   private session: string | null = null;
+  /** What this group stored that the other instances read back: said in its NOTIFY, so they read back only that. */
+  readonly note: ChangeNote = { results: new Set(), trays: false, assignments: false, alerts: false, decisions: false };
+
+  override async notifyChange(session: string, instance: string): Promise<void> {
+    await super.notifyChange(session, instance, this.note);
+  }
+
+  override async putTray(session: string, rec: TrayRecord): Promise<boolean> {
+    this.note.trays = true;
+    return super.putTray(session, rec);
+  }
+
+  override async putAlert(session: string, id: string, alert: ClubAlert): Promise<boolean> {
+    this.note.alerts = true;
+    return super.putAlert(session, id, alert);
+  }
+
+  override async putDecision(session: string, d: StoredDecision): Promise<boolean> {
+    this.note.decisions = true;
+    return super.putDecision(session, d);
+  }
 
   override async putResult(session: string, r: StoredResult): Promise<void> {
     this.own(session);
+    this.note.results.add(r.table);
     this.pendingResults.set(`${r.traveller.board}\t${r.table}\t${r.traveller.round ?? 0}`, r);
   }
 
   override async putAssignment(session: string, a: RoundAssignment): Promise<void> {
     this.own(session);
+    this.note.assignments = true;
     this.pendingAssignments.set(`${a.table}\t${a.round}`, a);
   }
 
   override async putFirstTray(session: string, rec: TrayRecord, taken: (tx: StoreOps) => Promise<void>): Promise<void> {
     this.own(session);
+    this.note.trays = true;
     this.pendingTrays.push({ rec, taken });
   }
 

@@ -75,6 +75,31 @@ export function storeFault(err: unknown): string | null {
 /** The PostgreSQL channel on which director instances say that they stored results, records, alerts or decisions. */
 export const CHANGE_CHANNEL = 'tenace_director_changes';
 
+/** What a commit stored that the other instances read back: the tables whose results changed, and the other kinds. */
+export interface ChangeNote { results: Set<string>; trays: boolean; assignments: boolean; alerts: boolean; decisions: boolean }
+
+/** PostgreSQL's limit on a NOTIFY payload is 8,000 bytes: a note that would not fit is left out (all is read back). */
+const MAX_PAYLOAD = 7_900;
+const KINDS = [['trays', 't'], ['assignments', 'a'], ['alerts', 'l'], ['decisions', 'd']] as const;
+
+/** A change's NOTIFY payload: session and instance, then what changed when it fits (`s\ti\tkinds\ttable,table`). */
+export function changePayload(session: string, instance: string, note?: ChangeNote): string {
+  const head = `${session}\t${instance}`;
+  if (!note) return head;
+  const full = `${head}\t${KINDS.filter(([k]) => note[k]).map(([, c]) => c).join('')}\t${[...note.results].join(',')}`;
+  return Buffer.byteLength(full) <= MAX_PAYLOAD ? full : head;
+}
+
+/** A NOTIFY payload read: who stored, and what, when it says (an instance of before issue 18's notes says only who). */
+export function parseChangePayload(payload: string): { session: string; instance: string; note?: ChangeNote } | null {
+  const [session, instance, kinds, tables] = payload.split('\t');
+  if (session === undefined || instance === undefined) return null;
+  if (kinds === undefined || tables === undefined) return { session, instance };
+  const note: ChangeNote = { results: new Set(tables === '' ? [] : tables.split(',')), trays: false, assignments: false, alerts: false, decisions: false };
+  for (const [k, c] of KINDS) note[k] = kinds.includes(c);
+  return { session, instance, note };
+}
+
 /** The queries, on the database or inside a transaction. */
 export class StoreOps {
   constructor(protected readonly q: Kysely<DirectorDb> | Transaction<DirectorDb>) {}
@@ -83,8 +108,8 @@ export class StoreOps {
    * Tell the other director instances, on commit, that this transaction stored what they read back (PostgreSQL's
    * NOTIFY is delivered when the transaction commits, and not at all if it rolls back).
    */
-  async notifyChange(session: string, instance: string): Promise<void> {
-    await sql`select pg_notify(${CHANGE_CHANNEL}, ${`${session}\t${instance}`})`.execute(this.q);
+  async notifyChange(session: string, instance: string, note?: ChangeNote): Promise<void> {
+    await sql`select pg_notify(${CHANGE_CHANNEL}, ${changePayload(session, instance, note)})`.execute(this.q);
   }
 
   /**

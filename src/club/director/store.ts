@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { migrationProvider } from './store-migrations.js';
-import { CHANGE_CHANNEL, type DirectorDb, LeaseOps, StoreOps } from './store-ops.js';
+import { CHANGE_CHANNEL, type ChangeNote, type DirectorDb, LeaseOps, StoreOps, parseChangePayload } from './store-ops.js';
 import { GroupOps } from './store-group.js';
 import { WalSync } from './wal-sync.js';
 import { withStatementCache } from './sqlite-statements.js';
@@ -139,10 +139,10 @@ export class DirectorStore extends StoreOps {
   }
 
   /**
-   * On PostgreSQL, call `fn(session, instance)` for each change another instance notifies (notifyChange), on a
+   * On PostgreSQL, call `fn(session, instance, note)` for each change another instance notifies (notifyChange), on a
    * connection of its own (LISTEN holds it), opened again a second after it is lost; null on SQLite. Returns the stop.
    */
-  async listenChanges(fn: (session: string, instance: string) => void, onLost: (err: Error) => void): Promise<(() => Promise<void>) | null> {
+  async listenChanges(fn: (session: string, instance: string, note?: ChangeNote) => void, onLost: (err: Error) => void): Promise<(() => Promise<void>) | null> {
     if (this.engine !== 'postgres' || !this.pgUrl) return null;
     const { default: pg } = await import('pg');
     let client: InstanceType<typeof pg.Client> | null = null;
@@ -161,8 +161,8 @@ export class DirectorStore extends StoreOps {
       c.on('error', lost);
       c.on('end', () => lost(new Error('the LISTEN connection ended')));
       c.on('notification', (n) => {
-        const [session, instance] = (n.payload ?? '').split('\t');
-        if (n.channel === CHANGE_CHANNEL && session !== undefined && instance !== undefined) fn(session, instance);
+        const change = n.channel === CHANGE_CHANNEL ? parseChangePayload(n.payload ?? '') : null;
+        if (change) fn(change.session, change.instance, change.note);
       });
       await c.connect();
       await c.query(`LISTEN ${CHANGE_CHANNEL}`);

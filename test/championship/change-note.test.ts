@@ -1,0 +1,34 @@
+// The note a group commit's NOTIFY carries (issue 18): which tables' results, and which other kinds, it stored, so the
+// other instances read back only that. PostgreSQL drops a payload over 8,000 bytes: a note that would not fit is left
+// out, and the instances read back everything, as they do for a notification of an instance without notes.
+import { describe, expect, it } from 'vitest';
+import { type ChangeNote, changePayload, parseChangePayload } from '../../src/club/director/store.js';
+import { mergeWant } from '../../src/club/director/cluster.js';
+
+const note = (o: Partial<ChangeNote> = {}): ChangeNote => ({ results: new Set(), trays: false, assignments: false, alerts: false, decisions: false, ...o });
+
+describe('the change note of a NOTIFY', () => {
+  it('says the tables whose results were stored and the other kinds, and reads back as it was written', () => {
+    const n = note({ results: new Set(['12', 'a7']), assignments: true, decisions: true });
+    const p = changePayload('s1', 'dir-2', n);
+    expect(p).toBe('s1\tdir-2\tad\t12,a7');
+    expect(parseChangePayload(p)).toEqual({ session: 's1', instance: 'dir-2', note: n });
+    expect(parseChangePayload(changePayload('s1', 'dir-2', note({ trays: true, alerts: true })))?.note).toEqual(note({ trays: true, alerts: true }));
+  });
+
+  it('is left out when it would not fit in PostgreSQL\'s 8,000 bytes, and a payload without one asks for everything', () => {
+    const many = note({ results: new Set(Array.from({ length: 2000 }, (_, i) => `table-${i}`)) });
+    const p = changePayload('s1', 'dir-1', many);
+    expect(p).toBe('s1\tdir-1');
+    expect(parseChangePayload(p)).toEqual({ session: 's1', instance: 'dir-1' });
+    expect(parseChangePayload('')).toBeNull();
+  });
+
+  it('two read-backs asked for are one: everything if either is, else what either names', () => {
+    expect(mergeWant(null, 'all')).toBe('all');
+    expect(mergeWant(note({ trays: true }), 'all')).toBe('all');
+    expect(mergeWant('all', note())).toBe('all');
+    const m = mergeWant(mergeWant(null, note({ results: new Set(['1']), trays: true })), note({ results: new Set(['2']), alerts: true }));
+    expect(m).toEqual(note({ results: new Set(['1', '2']), trays: true, alerts: true }));
+  });
+});
