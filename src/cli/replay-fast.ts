@@ -6,7 +6,8 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { BAIL, END, GAME, NEED_MORE, PbnGame, scanGame } from '../formats/pbn-scan.js';
 import { type FastDeal, readFastGame } from '../formats/pbn-fast.js';
-import { type CliIo, STDIO } from './args.js';
+// Only the type: args.js imports node:util, whose exports ESM loads whole (parseArgs, MIMEType, …).
+import type { CliIo } from './args.js';
 
 type Sink = (bytes: Uint8Array) => void;
 
@@ -30,13 +31,17 @@ function writeStdout(bytes: Uint8Array): void {
   }
 }
 
-/** `tenace replay`: the fast path for `FILE --json`, everything else (and every file it cannot read) by replay.ts. */
-export async function replayFastCommand(argv: string[], io: CliIo = STDIO, sink: Sink = writeStdout): Promise<number> {
+/**
+ * `tenace replay`: the fast path for `FILE --json`, everything else (and every file it cannot read) by replay.ts.
+ * Without `io` (the CLI), the process's streams, set up to end quietly on a closed pipe only when replay.ts needs them.
+ */
+export async function replayFastCommand(argv: string[], io?: CliIo, sink: Sink = writeStdout): Promise<number> {
   const file = argv.length === 2 ? (argv[0] === '--json' ? argv[1] : argv[1] === '--json' ? argv[0] : undefined) : undefined;
   const written = file === undefined || file.startsWith('-') ? 0 : await fastJson(file, sink);
   if (written === 'done') return 0;
-  const { replayCommand } = await import('./replay.js');
-  return replayCommand(argv, io, written);
+  const [{ replayCommand }, args] = await Promise.all([import('./replay.js'), import('./args.js')]);
+  if (io === undefined) args.endQuietlyOnBrokenPipe();
+  return replayCommand(argv, io ?? args.STDIO, written);
 }
 
 /** The engine and pbn.ts, loaded only when a game needs them. */
