@@ -9,8 +9,7 @@
 // then crashes the process (a segfault in `tenace run` under tsx, whose module lexer is WebAssembly).
 // Set here rather than in src/daemon/heap.ts: by the time run.ts's imports are evaluated their sources are already
 // parsed and the flags saved 4 MB less (bench/README.md `daemon` (b)). Only `run`: replay, analyse and the simulators
-// need the optimising compiler.
-import { setFlagsFromString } from 'node:v8';
+// need the optimising compiler. node:v8 is imported only then: it loads a dozen internal modules (issue 20, replay).
 
 /** The V8 flags `tenace run` sets as it starts (bench/README.md names them). */
 export const DAEMON_LEAN_FLAGS = '--optimize-for-size --no-opt';
@@ -20,4 +19,4 @@ export function isDaemonCommand(argv: readonly string[] = process.argv): boolean
   return argv[2] === 'run';
 }
 
-if (isDaemonCommand()) setFlagsFromString(DAEMON_LEAN_FLAGS);
+if (isDaemonCommand()) (await import('node:v8')).setFlagsFromString(DAEMON_LEAN_FLAGS);

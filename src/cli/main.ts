@@ -1,8 +1,7 @@
 // The `tenace` command: one file per subcommand, dispatched here.
 // First: `tenace run` tunes V8 for memory before the other modules load (see lean.ts).
+// The rest is imported when needed: `tenace replay FILE --json` starts with its fast path alone (issue 20).
 import './lean.js';
-import { closest } from '../config/suggest.js';
-import { endQuietlyOnBrokenPipe, tenaceVersion } from './args.js';
 
 type Command = (argv: string[]) => number | Promise<number>;
 
@@ -70,16 +69,19 @@ the club (docs/club.md):
 /** Run the CLI with the given arguments; resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
+  // replay-fast.ts writes with writeSync and sets this up itself when it hands over to replay.ts.
+  if (cmd !== 'replay') (await import('./args.js')).endQuietlyOnBrokenPipe();
   if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
     process.stdout.write(USAGE);
     return cmd ? 0 : 64;
   }
   if (cmd === '--version' || cmd === '-V' || cmd === 'version') {
-    process.stdout.write(`tenace ${tenaceVersion()}\n`);
+    process.stdout.write(`tenace ${(await import('./args.js')).tenaceVersion()}\n`);
     return 0;
   }
   const load = COMMANDS[cmd];
   if (!load) {
+    const { closest } = await import('../config/suggest.js');
     const near = closest(cmd.replace(/^-+/, ''), [...Object.keys(COMMANDS), 'help', 'version']);
     process.stderr.write(`tenace: unknown command "${cmd}"${near ? `: did you mean "${near}"?` : ''}\n${USAGE}`);
     return 64;
@@ -87,5 +89,4 @@ export async function main(argv: string[]): Promise<number> {
   return (await load())(rest);
 }
 
-endQuietlyOnBrokenPipe();
 process.exitCode = await main(process.argv.slice(2));

@@ -6,7 +6,8 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { BAIL, END, GAME, NEED_MORE, PbnGame, scanGame } from '../formats/pbn-scan.js';
 import { type FastDeal, readFastGame } from '../formats/pbn-fast.js';
-import { type CliIo, STDIO } from './args.js';
+// Only the type: args.js imports node:util, whose exports ESM loads whole (parseArgs, MIMEType, …).
+import type { CliIo } from './args.js';
 
 type Sink = (bytes: Uint8Array) => void;
 
@@ -30,13 +31,17 @@ function writeStdout(bytes: Uint8Array): void {
   }
 }
 
-/** `tenace replay`: the fast path for `FILE --json`, everything else (and every file it cannot read) by replay.ts. */
-export async function replayFastCommand(argv: string[], io: CliIo = STDIO, sink: Sink = writeStdout): Promise<number> {
+/**
+ * `tenace replay`: the fast path for `FILE --json`, everything else (and every file it cannot read) by replay.ts.
+ * Without `io` (the CLI), the process's streams, set up to end quietly on a closed pipe only when replay.ts needs them.
+ */
+export async function replayFastCommand(argv: string[], io?: CliIo, sink: Sink = writeStdout): Promise<number> {
   const file = argv.length === 2 ? (argv[0] === '--json' ? argv[1] : argv[1] === '--json' ? argv[0] : undefined) : undefined;
   const written = file === undefined || file.startsWith('-') ? 0 : await fastJson(file, sink);
   if (written === 'done') return 0;
-  const { replayCommand } = await import('./replay.js');
-  return replayCommand(argv, io, written);
+  const [{ replayCommand }, args] = await Promise.all([import('./replay.js'), import('./args.js')]);
+  if (io === undefined) args.endQuietlyOnBrokenPipe();
+  return replayCommand(argv, io ?? args.STDIO, written);
 }
 
 /** The engine and pbn.ts, loaded only when a game needs them. */
@@ -120,20 +125,20 @@ const SEAT_CODES = [0x4e, 0x45, 0x53, 0x57]; // N E S W
 const ascii = (s: string): Buffer => Buffer.from(s, 'latin1');
 const OPEN = ascii('{"deals":[');
 const BOARD = ascii('{"board":');
-const TRICKS = ascii(',"variant":"bridge","tricks":[');
 // The 13 tricks' JSON has the same shape in every regular deal: it is copied whole from a template, then the
-// leaders, seats, cards and winners are written into their places.
+// leaders, seats, cards and winners are written into their places. What follows the tricks depends only on the
+// tricks N-S won: one snippet for each count.
 const TRICK = '{"leader":"N","cards":{"N":"S2","E":"S2","S":"S2","W":"S2"},"winner":"N"}';
-const TRICKS_TEMPLATE = ascii(Array(13).fill(TRICK).join(','));
+const TRICKS_HEAD = ',"variant":"bridge","tricks":[';
+const TRICKS_TEMPLATE = ascii(TRICKS_HEAD + Array(13).fill(TRICK).join(','));
 const AT_LEADER = TRICK.indexOf('N');
 const AT_CARD = [0, 1, 2, 3].map((k) => TRICK.indexOf('"S2"') + k * '"S2","E":'.length - 4);
 const AT_WINNER = TRICK.lastIndexOf('N');
 /** A card's suit and rank letters, by card number (suit S H D C times 13, plus rank 2..A as 0..12). */
 const SUIT_CODE = new Uint8Array(52).map((_, c) => 'SHDC'.charCodeAt((c / 13) | 0));
 const RANK_CODE = new Uint8Array(52).map((_, c) => '23456789TJQKA'.charCodeAt(c % 13));
-const WON = ascii('],"tricksWon":{"NS":');
-const FINDINGS = ascii('},"findings":[],"scored":{"NS":');
-const EW = ascii(',"EW":');
+const TAILS = Array.from({ length: 14 }, (_, ns) =>
+  ascii(`],"tricksWon":{"NS":${ns},"EW":${13 - ns}},"findings":[],"scored":{"NS":${ns},"EW":${13 - ns}}}`));
 
 /** The JSON output in a reused Buffer, written out a megabyte at a time. */
 class JsonOut {
@@ -148,10 +153,10 @@ class JsonOut {
     const b = this.buf;
     let n = this.put(BOARD, this.n);
     n = this.digits(d.board, n);
-    n = this.put(TRICKS, n);
     n = this.put(TRICKS_TEMPLATE, n);
+    const at0 = n - TRICKS_TEMPLATE.length + TRICKS_HEAD.length;
     for (let t = 0; t < 13; t++) {
-      const at = n - TRICKS_TEMPLATE.length + t * (TRICK.length + 1);
+      const at = at0 + t * (TRICK.length + 1);
       const leader = d.leaders[t];
       b[at + AT_LEADER] = SEAT_CODES[leader];
       for (let k = 0; k < 4; k++) {
@@ -162,15 +167,7 @@ class JsonOut {
       }
       b[at + AT_WINNER] = SEAT_CODES[d.winners[t]];
     }
-    n = this.put(WON, n);
-    n = this.digits(d.ns, n);
-    n = this.put(EW, n);
-    n = this.digits(13 - d.ns, n);
-    n = this.put(FINDINGS, n);
-    n = this.digits(d.ns, n);
-    n = this.put(EW, n);
-    n = this.digits(13 - d.ns, n);
-    b[n++] = 0x7d; b[n++] = 0x7d;
+    n = this.put(TAILS[d.ns], n);
     this.n = n;
     this.flushIfFull();
   }
@@ -207,6 +204,12 @@ class JsonOut {
   /** A non-negative integer in decimal, as JSON writes it. */
   private digits(v: number, at: number): number {
     if (v < 10) { this.buf[at] = 0x30 + v; return at + 1; }
+    if (v < 1000) {
+      // No string for the usual board numbers.
+      const w = v < 100 ? 2 : 3;
+      for (let k = w - 1; k >= 0; k--, v = (v / 10) | 0) this.buf[at + k] = 0x30 + (v % 10);
+      return at + w;
+    }
     const s = String(v);
     for (let k = 0; k < s.length; k++) this.buf[at + k] = s.charCodeAt(k);
     return at + s.length;

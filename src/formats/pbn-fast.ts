@@ -34,6 +34,9 @@ const vs = new Int32Array(10);
 const ve = new Int32Array(10);
 const masks = new Int32Array(16);
 const cols = new Uint8Array(52);
+// A card's suit and rank bit by table: c / 13 is a fraction, which unoptimised code boxes on the heap at each card.
+const CARD_SUIT = new Uint8Array(52).map((_, c) => Math.floor(c / 13));
+const CARD_BIT = new Int32Array(52).map((_, c) => 1 << (c % 13));
 
 /** Read game `g` of `buf` into `d`; see the file's head for the answers. */
 export function readFastGame(buf: Uint8Array, g: PbnGame, d: FastDeal): 'fast' | 'slow' | 'bail' {
@@ -59,7 +62,7 @@ export function readFastGame(buf: Uint8Array, g: PbnGame, d: FastDeal): 'fast' |
   if (verdict === 'slow') return 'slow';
   // Tags that need not be there, but must read cleanly when they are.
   if (present(buf, DEALER) && (ve[DEALER] - vs[DEALER] !== 1 || SEAT[buf[vs[DEALER]]] < 0)) return 'slow';
-  if (present(buf, VULNERABLE) && !VULNERABLE_VALUES.some((v) => eqLower(buf, vs[VULNERABLE], ve[VULNERABLE], v))) return 'slow';
+  if (present(buf, VULNERABLE) && !vulnerableValue(buf, vs[VULNERABLE], ve[VULNERABLE])) return 'slow';
   if (present(buf, RESULT) && !(digits(buf, vs[RESULT], ve[RESULT]) && number(buf, vs[RESULT], ve[RESULT]) <= 13)) return 'slow';
   if (vs[BOARD] < 0 || !digits(buf, vs[BOARD], ve[BOARD])) return 'slow';
   d.board = number(buf, vs[BOARD], ve[BOARD]);
@@ -91,6 +94,12 @@ export function readFastGame(buf: Uint8Array, g: PbnGame, d: FastDeal): 'fast' |
 function present(buf: Uint8Array, kind: number): boolean {
   const s = vs[kind], e = ve[kind];
   return !(s < 0 || e === s || (e - s === 1 && buf[s] === 0x3f));
+}
+
+/** True when buf[s, e) is a Vulnerable value pbn.ts reads (a loop: a closure per game was garbage to collect). */
+function vulnerableValue(buf: Uint8Array, s: number, e: number): boolean {
+  for (let k = 0; k < VULNERABLE_VALUES.length; k++) if (eqLower(buf, s, e, VULNERABLE_VALUES[k])) return true;
+  return false;
 }
 
 /** True when buf[s, e) is `lower` in any case. */
@@ -179,15 +188,15 @@ function judge(first: number, trump: number, d: FastDeal): boolean {
     for (let k = 0; k < 4; k++) {
       const seat = (leader + k) & 3;
       const c = cols[t * 4 + ((seat - first + 4) & 3)];
-      const suit = (c / 13) | 0;
-      const bit = 1 << (c % 13);
+      const suit = CARD_SUIT[c];
+      const bit = CARD_BIT[c];
       if ((masks[seat * 4 + suit] & bit) === 0) return false; // not in this hand, or played before
       if (k === 0) led = suit;
       else if (suit !== led && masks[seat * 4 + led] !== 0) return false; // a renounce
       masks[seat * 4 + suit] &= ~bit;
       d.tricks[t * 4 + k] = c;
       if (k === 0) { best = c; continue; }
-      const bs = (best / 13) | 0;
+      const bs = CARD_SUIT[best];
       if ((suit === bs && c > best) || (suit === trump && bs !== trump)) { best = c; bestSeat = seat; }
     }
     d.winners[t] = bestSeat;

@@ -149,4 +149,14 @@ describe('replay --json, fast path against replay.ts (issue 20)', () => {
     const one = randomFile(40, 300, 4);
     await expectSame([file(one.repeat(12)), '--json']);
   });
+
+  it('board numbers of every width, and the tail of each trick count N-S won: the same bytes', async () => {
+    const boards = [9, 10, 99, 100, 999, 1000, 65536, 123456789012];
+    let k = 0;
+    const text = randomFile(41, 240, -1).replace(/\[Board "\d+"\]/g, () => `[Board "${boards[k++ % boards.length]}"]`);
+    const want = await expectSame([file(text), '--json']);
+    const deals = JSON.parse(want.out).deals as { board: number; tricksWon: { NS: number } }[];
+    expect(new Set(deals.map((d) => d.board))).toEqual(new Set(boards));
+    expect(new Set(deals.map((d) => d.tricksWon.NS)).size).toBeGreaterThanOrEqual(8);
+  });
 });
