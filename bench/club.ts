@@ -8,7 +8,7 @@
 // (b) the director's RSS (VmRSS) idle after start and at its peak, against a `node -e` holding an mqtt.js client.
 // The benchmark runs in a child process (async parts) that prints its report as JSON, like bench/daemon.ts.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { createLogger } from '../src/config/logger.js';
@@ -23,6 +23,10 @@ import { sessionTopics } from '../src/feed/topics.js';
 import { type Broker, adaptShipped, startBroker } from './broker.js';
 import { CLI_SCRIPT, freePort } from '../src/club/session/director-process.js';
 import { ROOT, latencyTable, mb, ms, pct, ratio, rssKb, runChild, serveChild } from './harness.js';
+
+// The tables' journals go on tmpfs where there is one: at a club each table journals on its own Pi, and thirty
+// journals fsyncing on the disk the director's SQLite syncs to made the director's sync wait for theirs.
+const TABLES_DIR = existsSync('/dev/shm') ? '/dev/shm' : undefined;
 
 export interface ClubBenchOptions {
   seed: number;
@@ -98,7 +102,7 @@ async function child(o: ClubBenchOptions): Promise<BenchReport> {
   try {
     watch = await startWatch(broker, club, sessionTopics(club, plan.session).standings);
     outcome = await runSession({
-      plan, club, broker, speed: o.speed, httpPort: 0, serial: 'loopback',
+      plan, club, broker, speed: o.speed, httpPort: 0, serial: 'loopback', ...(TABLES_DIR ? { tablesDir: TABLES_DIR } : {}),
       log: createLogger({ log: { level: 'error' } }), waitMs: 120_000,
       onDirector: (d) => {
         director = d;
@@ -128,6 +132,7 @@ async function child(o: ClubBenchOptions): Promise<BenchReport> {
   notes.push(`broker: Mosquitto at ${broker}${shipped ? ` (${shipped.source}, made local)` : ''}; node ${process.version}; load average ${load0} at start, ${loadavg()[0].toFixed(2)} at end; ${((Date.now() - t0) / 1000).toFixed(1)} s in all`);
   notes.push(`session: ${o.tables} tables of ${o.movement}, ${schedule.rounds.length} round(s) of ${o.boardsPerRound} tray(s) (${plan.trays.size} trays in play, ${outcome?.check.plays ?? 0} plays), ${o.speed}x real play (a card event every ${(1.5 / o.speed).toFixed(2)} s at each table); tables on in-process serial lines, the director is \`tenace director\` (SQLite), started as node ${relative(ROOT, CLI_SCRIPT)}`);
   notes.push('');
+  notes.push(`tables' journals on ${TABLES_DIR ?? tmpdir()} (each table is a Pi with its own storage; the director's SQLite is on ${tmpdir()})`);
   notes.push('(a) card-to-standings: last card journaled at the table → first retained standings holding the result');
   notes.push(latencyTable('director', lat, 'floor: Mosquitto twice (relay)', floor));
   notes.push('');
