@@ -22,12 +22,15 @@ function rankLetter(r: string): string {
 // Every card token holds a suit letter or symbol, and every PBN hand a dot: most strings of a state (seats, times,
 // ids) have neither and skip the three scans. The guard runs over the whole public state on every card.
 const MAY_NAME_CARD = /[SHDC♠♤♥♡♦♢♣♧]/;
+const HAS_SYMBOL = /[♠♤♥♡♦♢♣♧]/;
 
 /** The cards named in a text, in canonical notation (SA, HT), in order of appearance, repeats included. */
 export function cardTokensIn(text: string): string[] {
   const out: string[] = [];
   if (!MAY_NAME_CARD.test(text)) return out;
   for (const m of text.matchAll(LETTER_CARD)) out.push(m[1] + rankLetter(m[2]));
+  // The symbol scans only where there is a symbol: seats and sides ("S", "NS") have a letter but none.
+  if (!HAS_SYMBOL.test(text)) return out;
   for (const m of text.matchAll(SYMBOL_FIRST)) out.push(SYMBOL_SUIT[m[1]] + rankLetter(m[2]));
   for (const m of text.matchAll(SYMBOL_LAST)) out.push(SYMBOL_SUIT[m[2]] + rankLetter(m[1]));
   return out;
@@ -46,20 +49,34 @@ export function looksLikePbnHand(text: string): boolean {
  */
 export function findLeaks(payload: unknown, visible: ReadonlySet<string>): string[] {
   const problems: string[] = [];
-  const walk = (v: unknown, path: string): void => {
+  // The path is spelt out only for a problem: it runs over the whole public state on every card (issue 20).
+  const walk = (v: unknown, at: PathLink | null): void => {
     if (typeof v === 'string') {
-      for (const c of cardTokensIn(v)) if (!visible.has(c)) problems.push(`${path || '/'}: names ${c}, which is not public`);
-      if (looksLikePbnHand(v)) problems.push(`${path || '/'}: holds a PBN hand`);
+      for (const c of cardTokensIn(v)) if (!visible.has(c)) problems.push(`${pathOf(at) || '/'}: names ${c}, which is not public`);
+      if (looksLikePbnHand(v)) problems.push(`${pathOf(at) || '/'}: holds a PBN hand`);
     } else if (Array.isArray(v)) {
-      v.forEach((x, i) => walk(x, `${path}/${i}`));
+      for (let i = 0; i < v.length; i++) walk(v[i], { up: at, key: i });
     } else if (typeof v === 'object' && v !== null) {
-      for (const [k, x] of Object.entries(v)) {
-        if (PRIVATE_KEYS.has(k)) problems.push(`${path}/${k}: a private field`);
-        for (const c of cardTokensIn(k)) if (!visible.has(c)) problems.push(`${path}/${k}: a key names ${c}`);
-        walk(x, `${path}/${k}`);
+      for (const k in v) {
+        if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+        const link = { up: at, key: k };
+        if (PRIVATE_KEYS.has(k)) problems.push(`${pathOf(link)}: a private field`);
+        for (const c of cardTokensIn(k)) if (!visible.has(c)) problems.push(`${pathOf(link)}: a key names ${c}`);
+        walk((v as Record<string, unknown>)[k], link);
       }
     }
   };
-  walk(payload, '');
+  walk(payload, null);
   return problems;
+}
+
+interface PathLink {
+  up: PathLink | null;
+  key: string | number;
+}
+
+function pathOf(at: PathLink | null): string {
+  let out = '';
+  for (let l = at; l; l = l.up) out = `/${l.key}${out}`;
+  return out;
 }

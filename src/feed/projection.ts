@@ -278,7 +278,7 @@ const NO_CARDS: ReadonlySet<string> = new Set();
 
 /** True when the deal in progress is over at this table: every trick played, or the rest claimed. */
 export function isDealOver(table: Table): boolean {
-  return table.result() !== null && table.whoseTurn() === null;
+  return table.hasDeal() && table.whoseTurn() === null;
 }
 
 /** Whether the embargo lets the played cards and results of the deal in progress out now. */
@@ -366,7 +366,7 @@ export function publicState(table: Table, opts: ProjectionOptions): PublicState 
   if (opts.club) base.club = { ...opts.club, ...(opts.club.expected ? { expected: [...opts.club.expected] } : {}) };
   const score = publicScoreOf(table, opts);
   if (score) base.score = score;
-  if (table.result() === null) return base;
+  if (!table.hasDeal()) return base;
   const ctx = opts.deal ?? { event: null, seen: NO_CARDS, turned: null };
   const m = dealMeta(table, ctx.event);
   const ended = isDealOver(table);
@@ -435,7 +435,7 @@ export function directorState(table: Table, opts: ProjectionOptions): DirectorSt
   if (score) out.score = JSON.parse(JSON.stringify(score)) as Score;
   const calls = directorCalls(inputs);
   if (calls.length) out.honours = calls;
-  if (table.result() === null) return out;
+  if (!table.hasDeal()) return out;
   const ctx = opts.deal ?? { event: null, seen: NO_CARDS, turned: null };
   const m = dealMeta(table, ctx.event);
   const cur = table.currentTrick();
@@ -477,7 +477,7 @@ export function publicScoreOf(table: Table, opts: ProjectionOptions): PublicScor
   if (!score) return null;
   // Calls of the deal in progress that no line holds yet: spoken at the table, so public, but counted only.
   const pending = !inputs.includesCurrent || k < n ? inputs.current?.claims ?? [] : [];
-  const out = publicScore(score, pending, n - k, table.result()?.board);
+  const out = publicScore(score, pending, n - k, table.board());
   // The score names no card at all (suit letters only); should a text ever do so, publish the numbers alone.
   return findLeaks(out, NO_CARDS).length === 0 ? out : minimalPublicScore(out);
 }
@@ -692,7 +692,7 @@ export class Projector {
     const falseCalls = this.newFalseCalls();
     const director: DirectorAlert | null = findings.length === 0 && falseCalls.length === 0 ? null : {
       schema: SCHEMA_VERSION, type: 'tenace.director-alert', epoch: this.epoch, seq: ev.seq ?? null, at: ev.at ?? null,
-      event: ev, findings, board: this.table.result()?.board ?? null, whoseTurn: this.table.whoseTurn(),
+      event: ev, findings, board: this.table.board() ?? null, whoseTurn: this.table.whoseTurn(),
       ...(falseCalls.length ? { honours: falseCalls } : {}),
     };
     const out: Projected = { findings, public: message, director };
@@ -741,7 +741,7 @@ export class Projector {
   }
 
   private trayFlag(): boolean {
-    const board = this.table.result()?.board;
+    const board = this.table.board();
     return board !== undefined && this.traysComplete.has(board);
   }
 

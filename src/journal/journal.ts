@@ -12,7 +12,7 @@
 // Files in the folder: `<session>.ndjson` (the logs), `<session>.delivered` (DeliveryMark), `CURRENT` (the
 // session appended to, so a restart continues it) and `LOCK` (one writer at a time).
 import type { FileHandle } from 'node:fs/promises';
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fdatasyncSync, openSync, readSync, writeSync } from 'node:fs';
 import { mkdir, open as fsOpen, readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Log, silentLog } from '../config/log.js';
@@ -27,12 +27,19 @@ export type UnstampedEvent = TableEvent extends infer T ? (T extends TableEvent 
 /** The file operations the journal uses to append; tests inject a wrapper to count or delay fdatasync calls. */
 export interface JournalFs {
   open(path: string, flags: string, mode?: number): Promise<FileHandle>;
+  /** `fsync: always` writes and flushes on the event loop, as node:fs's writeSync and fdatasyncSync do (the default). */
+  writeSync?(fd: number, buf: Buffer, off: number, len: number): number;
+  fdatasyncSync?(fd: number): void;
 }
 
 export interface JournalOptions {
   /** Session to append to. Default: the one in CURRENT, else the newest session file, else today's date. */
   session?: string;
-  /** `always`: each event gets its own write and fdatasync. `group`: events within groupCommitMs share one. */
+  /**
+   * `always`: each event gets its own write and fdatasync, made synchronously: a card then waits for no thread-pool
+   * round trip (two of them cost more than the flush itself on a busy Pi, issue 20). `group`: events within
+   * groupCommitMs share one write and fdatasync, made on the thread pool so that the event loop runs meanwhile.
+   */
   fsync?: 'always' | 'group';
   groupCommitMs?: number;
   /** Clock for `at` and default session names. */
@@ -84,7 +91,7 @@ interface Pending {
 const CURRENT_FILE = 'CURRENT';
 /** release() forgets events this many at a time at least: shifting the array for each one would cost more than it saves. */
 const RELEASE_CHUNK = 256;
-const DEFAULT_FS: JournalFs = { open: (p, f, m) => fsOpen(p, f, m) };
+const DEFAULT_FS: JournalFs = { open: (p, f, m) => fsOpen(p, f, m), writeSync: (fd, b, o, l) => writeSync(fd, b, o, l), fdatasyncSync: (fd) => fdatasyncSync(fd) };
 
 function localDate(d: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');
@@ -358,13 +365,15 @@ export class Journal {
     const buf = Buffer.from(batch.length === 1 ? batch[0].line : batch.map((p) => p.line).join(''), 'utf8');
     try {
       let off = 0;
+      const fs = this.opts.fs;
+      const sync = this.opts.fsync === 'always' ? { write: fs.writeSync ?? writeSync, flush: fs.fdatasyncSync ?? fdatasyncSync } : null;
       // A regular-file write is rarely short, but a short one must not leave half a batch behind.
       while (off < buf.length) {
-        const { bytesWritten } = await this.fh.write(buf, off, buf.length - off);
-        off += bytesWritten;
+        off += sync ? sync.write(this.fh.fd, buf, off, buf.length - off) : (await this.fh.write(buf, off, buf.length - off)).bytesWritten;
       }
       this.stats.writes++;
-      await this.fh.datasync();
+      if (sync) sync.flush(this.fh.fd);
+      else await this.fh.datasync();
       this.stats.fsyncs++;
     } catch (e) {
       this.stats.failedWrites++;

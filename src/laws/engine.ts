@@ -301,6 +301,16 @@ export class Table {
     return this.lastTray;
   }
 
+  /** Whether a deal is in progress (result() is not null), without building its result. */
+  hasDeal(): boolean {
+    return this.current !== null;
+  }
+
+  /** The board of the deal in progress (undefined when it has none, or no deal): result()?.board, without building it. */
+  board(): number | undefined {
+    return this.current?.board;
+  }
+
   /** The deal in progress as a DESIGN §5 result (without closing it). */
   result(): DealResult | null {
     return this.current ? this.current.result() : null;

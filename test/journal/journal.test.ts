@@ -1,7 +1,7 @@
 // The journal on a real filesystem: durable appends, restored seq, torn-tail repair, group commit, rotation,
 // replay through the engine, write failures, the folder lock and the delivery mark.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, fdatasyncSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -69,6 +69,20 @@ function instrumentedFs() {
           return typeof v === 'function' ? v.bind(target) : v;
         },
       });
+    },
+    // `fsync: always` writes and flushes synchronously, through these.
+    writeSync(fd, buf, off, len) {
+      counts.writes++;
+      if (failNextWrite) {
+        failNextWrite = false;
+        writeSync(fd, buf, off, Math.floor(len / 2));
+        throw Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' });
+      }
+      return writeSync(fd, buf, off, len);
+    },
+    fdatasyncSync(fd) {
+      counts.datasyncs++;
+      fdatasyncSync(fd);
     },
   };
   return {
@@ -273,6 +287,24 @@ describe('group commit', () => {
     const evs = await Promise.all([0, 1, 2, 3, 4].map(() => j.append(place('N', 'SA'))));
     expect(evs.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
     expect(io.counts).toEqual({ writes: 5, datasyncs: 5 });
+    await j.close();
+  });
+
+  it('"always" writes and flushes on the event loop, and resolves each append only after its own flush', async () => {
+    const order: string[] = [];
+    const fs: JournalFs = {
+      open: (p, f, m) => fsp.open(p, f, m),
+      writeSync: (fd, buf, off, len) => { order.push(`write ${buf.toString('utf8', off, off + len).match(/"seq":(\d+)/)![1]}`); return writeSync(fd, buf, off, len); },
+      fdatasyncSync: (fd) => { order.push('flush'); fdatasyncSync(fd); },
+    };
+    const j = await Journal.open(freshDir(), { session: 's', fsync: 'always', fs });
+    const done = [1, 2].map(() => j.append(place('N', 'SA')).then((e) => { order.push(`resolved ${e.seq}`); }));
+    // Written and flushed within the microtasks of the call: no thread-pool round trip before the flush.
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(order.slice(0, 2)).toEqual(['write 1', 'flush']);
+    await Promise.all(done);
+    expect(order).toEqual(['write 1', 'flush', 'resolved 1', 'write 2', 'flush', 'resolved 2']);
     await j.close();
   });
 

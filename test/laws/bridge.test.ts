@@ -17,6 +17,14 @@ describe('bridge: the opening lead and following suit', () => {
     expect(t.trump()).toBe('H');
   });
 
+  it('hasDeal() and board() answer as result() does, without building the result', () => {
+    const t = new Table();
+    expect([t.hasDeal(), t.board(), t.result()]).toEqual([false, undefined, null]);
+    t.apply(bridge().dealEvent());
+    expect([t.hasDeal(), t.board()]).toEqual([true, t.result()!.board]);
+    expect(t.board()).toBe(1);
+  });
+
   it('L44C: "in playing to a trick, each player must follow suit if possible" — a deal where everyone follows gives no finding', () => {
     const g = bridge()
       .trick('W: SK S2 SA S3') // dummy's S2 is placed in N's zone by declarer
