@@ -14,7 +14,11 @@ import { WalSync } from './wal-sync.js';
 import { withStatementCache } from './sqlite-statements.js';
 
 export { MIGRATIONS, migrationProvider } from './store-migrations.js';
-export * from './store-ops.js';
+// The queries and types the director's modules read through store.ts; num and chunks stay the store's own.
+export {
+  CHANGE_CHANNEL, type ChangeNote, type DirectorDb, type LeaseRow, LeaseOps, type StoredDecision, type StoredEvent, type StoredResult,
+  StoreOps, changePayload, parseChangePayload, storeFault,
+} from './store-ops.js';
 export { GroupOps } from './store-group.js';
 
 /** The director's store: the queries, transactions, and closing. */
