@@ -465,3 +465,18 @@ function scoreToContract(s: number): string {
 function tricksFor(s: number): number {
   return ALL_VUL[s][1];
 }
+
+describe('scoreBridge ranks each field by the count of pairs above, equals sharing a rank', () => {
+  it('matches that definition on random one-board fields full of ties (matchpoints and cross-IMPs)', () => {
+    fc.assert(fc.property(fc.array(fc.integer({ min: 7, max: 9 }), { minLength: 2, maxLength: 40 }), fc.constantFrom('matchpoints' as const, 'cross-imps' as const), (tricks, method) => {
+      const r = scoreBridge(tricks.map((n, i) => ({ board: 1, ns: `${i + 1}NS`, ew: `${i + 1}EW`, contract: '2SN', tricks: n })), method);
+      const key = (p: ScoreReport['pairs'][number]) => (method === 'matchpoints' ? p.percent! : p.total);
+      for (const p of r.pairs) {
+        const field = r.pairs.filter((o) => o.direction === p.direction);
+        const above = field.filter((o) => key(o) > key(p)).length;
+        const tied = field.some((o) => o !== p && key(o) === key(p));
+        expect([p.pair, p.rank, p.rankLabel]).toEqual([p.pair, above + 1, `${above + 1}${tied ? '=' : ''}`]);
+      }
+    }));
+  });
+});

@@ -75,12 +75,18 @@ function readLine(t: BridgeTraveller, i: number): Line {
 
 function rankField(rows: PairStanding[], key: (p: PairStanding) => number): void {
   const values = rows.map((r) => round2(key(r)));
+  // Sorted once, not every row against every other (issue 18): a value's rank is one more than the count above it.
+  const desc = [...values].sort((a, b) => b - a);
+  const above = new Map<number, number>();
+  const count = new Map<number, number>();
+  desc.forEach((v, i) => {
+    if (!above.has(v)) above.set(v, i);
+    count.set(v, (count.get(v) ?? 0) + 1);
+  });
   rows.forEach((r, i) => {
     const v = values[i];
-    const better = values.filter((x) => x > v).length;
-    const tied = values.filter((x) => x === v).length;
-    r.rank = better + 1;
-    r.rankLabel = tied > 1 ? `${r.rank}=` : String(r.rank);
+    r.rank = above.get(v)! + 1;
+    r.rankLabel = count.get(v)! > 1 ? `${r.rank}=` : String(r.rank);
   });
 }
 

@@ -239,10 +239,16 @@ function label(d: Direction): string {
 /** Standings ranked by `better` (negative when a ranks above b); equal keys share a rank, labelled "2=". */
 export function rankStandings<T extends PairStanding>(list: T[], better: (a: T, b: T) => number): T[] {
   const sorted = [...list].sort((a, b) => better(a, b) || compareIds(a.pair, b.pair));
-  for (const s of sorted) {
-    s.rank = 1 + sorted.filter((o) => better(o, s) < 0).length;
-    const tied = sorted.some((o) => o !== s && better(o, s) === 0);
-    s.rankLabel = `${s.rank}${tied ? '=' : ''}`;
+  // One pass over the sorted list, not a count of the better pairs for each (issue 18: 400 pairs cost 160,000
+  // comparisons at every standings): equal keys are neighbours, and a tie group's rank is its first place.
+  for (let i = 0; i < sorted.length;) {
+    let j = i + 1;
+    while (j < sorted.length && better(sorted[i], sorted[j]) === 0) j++;
+    for (let k = i; k < j; k++) {
+      sorted[k].rank = i + 1;
+      sorted[k].rankLabel = `${i + 1}${j - i > 1 ? '=' : ''}`;
+    }
+    i = j;
   }
   return sorted;
 }
