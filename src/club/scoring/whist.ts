@@ -260,16 +260,18 @@ function boardsOf(scored: readonly Scored[]): WhistReport['boards'] {
   const m = new Map<number, WhistResult[]>();
   for (const s of scored) {
     const t = s.t;
-    const r: WhistResult = {
-      ...(t.table !== undefined ? { table: t.table } : {}),
-      ns: t.ns, ew: t.ew,
-      tricks: { NS: round2(s.final.NS), EW: round2(s.final.EW) },
-      ...(t.made ? { made: t.made } : {}),
-      ...(t.marks ? { marks: t.marks } : {}),
-      ...(t.adjusted !== undefined ? { adjusted: t.adjusted } : {}),
-      ...(t.handScored ? { handScored: true as const } : {}),
-      ...(s.notes.length ? { notes: s.notes } : {}),
-    };
+    // Assigned in the report's key order, not spread from a temporary object per field (issue 18: this ran for every
+    // result at every standings).
+    const r = {} as WhistResult;
+    if (t.table !== undefined) r.table = t.table;
+    r.ns = t.ns;
+    r.ew = t.ew;
+    r.tricks = { NS: round2(s.final.NS), EW: round2(s.final.EW) };
+    if (t.made) r.made = t.made;
+    if (t.marks) r.marks = t.marks;
+    if (t.adjusted !== undefined) r.adjusted = t.adjusted;
+    if (t.handScored) r.handScored = true;
+    if (s.notes.length) r.notes = s.notes;
     const l = m.get(t.board) ?? [];
     l.push(r);
     m.set(t.board, l);
@@ -489,10 +491,11 @@ export function scoreWhist(travellers: readonly WhistTraveller[], opts: WhistOpt
     if (t.contract !== undefined) fail(`contract: ${where(t)} is a bridge result; whist travellers give "tricks":{"NS":7,"EW":6} and no contract`, i, 'contract');
     checkWhistTraveller(t, i);
   });
-  const mode = opts.matches ?? defaultMatches(travellers);
+  // Only matches ask whether the ids name teams: the other methods do not read every id through a regex.
+  const mode = method === 'matches' ? opts.matches ?? defaultMatches(travellers) : undefined;
   const pairMatch = opts.pairMatch ?? (method === 'average' || (method === 'matches' && mode === 'pairs'));
   const scored = scoreResults(travellers, pairMatch);
   if (method === 'average') return average(scored);
-  if (method === 'matches') return matches(scored, mode);
+  if (method === 'matches') return matches(scored, mode!);
   return individuals(scored);
 }
