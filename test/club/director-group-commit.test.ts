@@ -1,6 +1,7 @@
 // Group commit (issue 18): the events of several tables that arrive while a transaction is on its way are committed
 // together in the next, and no event's PUBACK leaves the director before the transaction that stores it has
 // committed and is on disk: on SQLite, once the WAL's fdatasync begun after that commit has returned (wal-sync.ts).
+// A group of events alone is written as one statement, without BEGIN and COMMIT.
 // Seen from the director's own MQTT client (packetreceive / packetsend), on SQLite and PostgreSQL.
 import { describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
@@ -45,6 +46,17 @@ describe.each(['sqlite', 'postgres'] as const)('group commit on %s', (engine) =>
       for (const k of inserted) committed.add(k);
       if (inserted.length > 0) sizes.push(inserted.length);
       return r;
+    };
+    // A group of events alone is one statement outside any transaction (no BEGIN and COMMIT round trips): the same
+    // 30 ms, and committed once it returns.
+    let alone = 0;
+    const insertAlone = store.insertEventsUnsynced.bind(store);
+    store.insertEventsUnsynced = async (session, rows, received) => {
+      await sleep(30);
+      await insertAlone(session, rows, received);
+      alone++;
+      for (const r of rows) committed.add(`${r.table}:${r.seq}`);
+      if (rows.length > 0) sizes.push(rows.length);
     };
     // On disk: what was committed when a sync began, once it has returned (PostgreSQL: at its commit).
     const onDisk = store.durableOnCommit ? committed : new Set<string>();
@@ -96,6 +108,7 @@ describe.each(['sqlite', 'postgres'] as const)('group commit on %s', (engine) =>
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(total);
     expect(sizes.length, `transactions for ${total} events: ${sizes.join(' ')}`).toBeLessThan(total / 2);
     expect(Math.max(...sizes)).toBeGreaterThan(1);
+    expect(alone, 'groups of events alone, written without a transaction').toBeGreaterThan(0);
   });
 });
 

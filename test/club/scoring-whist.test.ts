@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ScoringError, scoreTravellers } from '../../src/club/scoring/index.js';
 import { type WhistReport, type WhistTraveller, rankStandings, scoreWhist } from '../../src/club/scoring/whist.js';
-import type { Traveller } from '../../src/club/types.js';
+import type { PairStanding, Traveller } from '../../src/club/types.js';
 
 const whist = (ts: WhistTraveller[], opts: Parameters<typeof scoreWhist>[1] = {}): WhistReport => scoreWhist(ts, opts);
 const t = (board: number, ns: string, ew: string, NS: number, extra: Partial<WhistTraveller> = {}): WhistTraveller =>
@@ -410,7 +410,7 @@ describe('scoreTravellers: the entry point', () => {
 describe('rankStandings: a rank is one more than the pairs ranked above, shared by equals', () => {
   it('matches that definition, pair by pair, on random standings full of ties', () => {
     fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: 6 }), { maxLength: 60 }), (keys) => {
-      const list = keys.map((k, i) => ({ pair: `${i + 1}NS`, total: k / 4, rank: 0 }));
+      const list: PairStanding[] = keys.map((k, i) => ({ pair: `${i + 1}NS`, total: k / 4, rank: 0 }));
       const better = (a: { total: number }, b: { total: number }) => b.total - a.total;
       const ranked = rankStandings(list.map((p) => ({ ...p })), better);
       expect(ranked.map((p) => p.pair).sort()).toEqual(list.map((p) => p.pair).sort());

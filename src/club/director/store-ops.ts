@@ -72,6 +72,9 @@ export function storeFault(err: unknown): string | null {
   return null;
 }
 
+/** The events written by one INSERT: a group's events, however many tables sent them, in as few round trips. */
+export const EVENTS_PER_STATEMENT = 200;
+
 /** The PostgreSQL channel on which director instances say that they stored results, records, alerts or decisions. */
 export const CHANGE_CHANNEL = 'tenace_director_changes';
 
@@ -117,7 +120,7 @@ export class StoreOps {
    * there (a redelivery) is left as it is.
    */
   async insertEvents(session: string, rows: readonly StoredEvent[], received: string): Promise<void> {
-    for (const part of chunks([...rows], 200)) {
+    for (const part of chunks([...rows], EVENTS_PER_STATEMENT)) {
       await this.q.insertInto('events').values(part.map((r) => ({ session, table_id: r.table, seq: r.seq, json: JSON.stringify(r.event), received })))
         .onConflict((oc) => oc.columns(['session', 'table_id', 'seq']).doNothing()).execute();
     }

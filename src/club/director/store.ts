@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { migrationProvider } from './store-migrations.js';
-import { CHANGE_CHANNEL, type ChangeNote, type DirectorDb, LeaseOps, StoreOps, parseChangePayload } from './store-ops.js';
+import { CHANGE_CHANNEL, type ChangeNote, type DirectorDb, EVENTS_PER_STATEMENT, LeaseOps, StoreOps, type StoredEvent, parseChangePayload } from './store-ops.js';
 import { GroupOps } from './store-group.js';
 import { WalSync } from './wal-sync.js';
 import { withStatementCache } from './sqlite-statements.js';
@@ -118,6 +118,15 @@ export class DirectorStore extends StoreOps {
       await trx.rollback().execute().catch(() => undefined);
       throw err;
     }
+  }
+
+  /**
+   * Store table events and nothing else, as transactionUnsynced would: in one statement where they fit in one, which
+   * is atomic by itself and saves the BEGIN and COMMIT round trips on PostgreSQL; else in one transaction.
+   */
+  async insertEventsUnsynced(session: string, rows: readonly StoredEvent[], received: string): Promise<void> {
+    if (rows.length <= EVENTS_PER_STATEMENT) await this.insertEvents(session, rows, received);
+    else await this.transactionUnsynced((tx) => tx.insertEvents(session, rows, received));
   }
 
   /** Whether a commit is on disk when it returns (PostgreSQL; SQLite not in WAL mode); else sync() makes it so. */
