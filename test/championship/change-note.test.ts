@@ -24,6 +24,25 @@ describe('the change note of a NOTIFY', () => {
     expect(parseChangePayload('')).toBeNull();
   });
 
+  it('carries the results stored where they fit, in commit order, and then names no table to read back', () => {
+    const r = (table: string, board: number, toSeq: number) => ({ table, fromSeq: 1, toSeq, traveller: { board, ns: `${table}NS`, ew: `${table}EW`, table: Number(table), round: 1, tricks: { NS: 7, EW: 6 } } });
+    const carried = [r('12', 3, 40), r('7', 5, 41)];
+    const p = changePayload('s1', 'dir-2', note({ results: new Set(['12', '7']), carried }));
+    expect(p.split('\t').slice(0, 4)).toEqual(['s1', 'dir-2', '', '12,7']);
+    expect(parseChangePayload(p)?.note).toEqual(note({ carried }));
+    // Too many to carry: the tables alone, read back.
+    const many = Array.from({ length: 80 }, (_, i) => r(String(i + 1), i + 1, 40));
+    const tablesOnly = changePayload('s1', 'dir-2', note({ results: new Set(many.map((x) => x.table)), carried: many }));
+    expect(Buffer.byteLength(tablesOnly)).toBeLessThan(8000);
+    expect(parseChangePayload(tablesOnly)?.note).toEqual(note({ results: new Set(many.map((x) => x.table)) }));
+    // What is not results as written is not taken: the tables are read back instead.
+    expect(parseChangePayload('s1\tdir-2\t\t12\t[{"table":12}]')?.note).toEqual(note({ results: new Set(['12']) }));
+    expect(parseChangePayload('s1\tdir-2\t\t12\tnot json')?.note).toEqual(note({ results: new Set(['12']) }));
+    // Two notes merged keep their results in the order committed: the later of a key is applied last.
+    const m = mergeWant(mergeWant(null, note({ carried: [carried[0]] })), note({ results: new Set(['9']), carried: [carried[1], r('12', 3, 44)] }));
+    expect(m).toEqual(note({ results: new Set(['9']), carried: [carried[0], carried[1], r('12', 3, 44)] }));
+  });
+
   it('two read-backs asked for are one: everything if either is, else what either names', () => {
     expect(mergeWant(null, 'all')).toBe('all');
     expect(mergeWant(note({ trays: true }), 'all')).toBe('all');

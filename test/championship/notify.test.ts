@@ -1,5 +1,6 @@
 // Cluster mode on PostgreSQL (issue 18): an instance's commit of a result is notified to the others (NOTIFY, delivered
-// at commit), and the holder of partition 0 reads it back and publishes the standings at once, not at its next poll.
+// at commit) with the result itself, and the holder of partition 0 takes it and publishes the standings at once, not
+// at its next poll.
 // The poll is set to a minute here, so only the notification can bring the other instance's result in time.
 import mqtt from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -45,15 +46,19 @@ describe('director instances on PostgreSQL tell each other what they stored', ()
     await waitFor(async () => JSON.stringify((await store.leaseOps.leases('s1')).map((r) => r.holder)) === '["a","b"]', T, 'one partition each');
     await waitFor(() => obs.get<RoundAssignment>('2/assignment')?.round === 1, T, 'round 1 assignments');
 
-    // Table 2 is b's; a holds partition 0 and publishes the standings. b's notification names what it stored, so a
-    // reads back table 2's results alone, without the keys of every result of the session.
+    // Table 2 is b's; a holds partition 0 and publishes the standings. b's notification carries the result it stored,
+    // so a reads back neither the keys of every result of the session nor table 2's results.
     let wholeReadBacks = 0;
+    let tableReadBacks = 0;
     const heads = store.resultHeads.bind(store);
     store.resultHeads = async (session) => { wholeReadBacks++; return heads(session); };
+    const resultsOf = store.resultsOf.bind(store);
+    store.resultsOf = async (session, tables) => { tableReadBacks++; return resultsOf(session, tables); };
     await tables[1].play([{ type: 'tray', code: 'T2' }, ...seedHand(2, false)]);
     const boardsIn = (st?: ScoreReport) => (st?.boards ?? []).flatMap((x) => x.results.map((r) => `${x.board}@${r.table}`));
     await waitFor(() => boardsIn(obs.get<ScoreReport>('club/s1/standings')).length === 1, T, 'the standings with table 2\'s result');
     expect(boardsIn(obs.get<ScoreReport>('club/s1/standings'))).toEqual(['2@2']);
     expect(wholeReadBacks, 'read-backs of every result\'s key (the note was not used)').toBe(0);
+    expect(tableReadBacks, 'read-backs of a table\'s results (the result carried was not used)').toBe(0);
   });
 });

@@ -4,6 +4,7 @@ import type { Decision } from './decisions.js';
 import { TableFold } from './fold.js';
 import { partitionOf } from './leases.js';
 import { type DirectorState, type SyncWant, type TableState, Work, resultKey, isLeader } from './state.js';
+import type { StoredResult } from './store.js';
 import { commit, durable, enqueue } from './commit.js';
 import { decisionFilter, tableFilters, mqttSubscribe, mqttUnsubscribe, pub, publishSessionTopics } from './mqtt.js';
 import { requestEvents, foldReady } from './gap-fill.js';
@@ -74,10 +75,12 @@ export function resetTable(st: DirectorState, ts: TableState): void {
 
 /** Two wants as one: everything if either is, else what either names. */
 export function mergeWant(a: SyncWant | null, b: SyncWant): SyncWant {
-  if (a === null) return b === 'all' ? b : { ...b, results: new Set(b.results) };
+  if (a === null) return b === 'all' ? b : { ...b, results: new Set(b.results), ...(b.carried ? { carried: [...b.carried] } : {}) };
   if (a === 'all' || b === 'all') return 'all';
   for (const t of b.results) a.results.add(t);
-  return { results: a.results, trays: a.trays || b.trays, assignments: a.assignments || b.assignments, alerts: a.alerts || b.alerts, decisions: a.decisions || b.decisions };
+  // In the order committed: a later result of a key replaces an earlier one.
+  const carried = [...a.carried ?? [], ...b.carried ?? []];
+  return { results: a.results, trays: a.trays || b.trays, assignments: a.assignments || b.assignments, alerts: a.alerts || b.alerts, decisions: a.decisions || b.decisions, ...(carried.length ? { carried } : {}) };
 }
 
 /**
@@ -100,6 +103,19 @@ export function requestSync(st: DirectorState, want: SyncWant = 'all'): void {
   });
 }
 
+/** Take another instance's stored result unless this instance follows its table or has it already; true if taken. */
+function takeResult(st: DirectorState, r: StoredResult): boolean {
+  if (st.owned?.has(r.table)) return false;
+  const key = resultKey(r);
+  const prev = st.results.get(key);
+  if (prev && prev.fromSeq === r.fromSeq && prev.toSeq === r.toSeq) return false;
+  st.results.set(key, r);
+  const list = st.playedAt.get(r.traveller.board) ?? [];
+  if (!list.includes(r.table)) list.push(r.table);
+  st.playedAt.set(r.traveller.board, list);
+  return true;
+}
+
 /**
  * Read back what the other instances stored: results, tray records, assignments, alerts and decisions (`want`: all,
  * or what a notification named). The store is the truth they share; standings and released trays are derived from it
@@ -110,8 +126,10 @@ export async function syncFromStore(st: DirectorState, want: SyncWant = 'all'): 
   const session = st.c.session;
   const all = want === 'all';
   let changed = false;
+  // The results a notification carried first, as committed: a read-back below is as new or newer.
+  if (!all) for (const r of want.carried ?? []) changed = takeResult(st, r) || changed;
   // The keys first, then the bodies of only what this instance lacks: at every SYNC_MS, not every row's JSON. A
-  // notification names the tables whose results it stored.
+  // notification names the tables whose results it stored and did not carry.
   const stale = new Set<string>();
   if (all) {
     for (const h of await s.resultHeads(session)) {
@@ -120,17 +138,7 @@ export async function syncFromStore(st: DirectorState, want: SyncWant = 'all'): 
       if (!prev || prev.fromSeq !== h.fromSeq || prev.toSeq !== h.toSeq) stale.add(h.table);
     }
   } else for (const t of want.results) if (!st.owned?.has(t)) stale.add(t);
-  for (const r of stale.size > 0 ? await s.resultsOf(session, [...stale]) : []) {
-    if (st.owned?.has(r.table)) continue;
-    const key = resultKey(r);
-    const prev = st.results.get(key);
-    if (prev && prev.fromSeq === r.fromSeq && prev.toSeq === r.toSeq) continue;
-    st.results.set(key, r);
-    const list = st.playedAt.get(r.traveller.board) ?? [];
-    if (!list.includes(r.table)) list.push(r.table);
-    st.playedAt.set(r.traveller.board, list);
-    changed = true;
-  }
+  for (const r of stale.size > 0 ? await s.resultsOf(session, [...stale]) : []) changed = takeResult(st, r) || changed;
   for (const [board, rev] of all || want.trays ? await s.trayRevs(session) : []) {
     if ((st.records.get(board)?.rev ?? 0) >= rev) continue;
     const r = await s.tray(session, board);

@@ -16,7 +16,8 @@ export class GroupOps extends StoreOps {
   readonly note: ChangeNote = { results: new Set(), trays: false, assignments: false, alerts: false, decisions: false };
 
   override async notifyChange(session: string, instance: string): Promise<void> {
-    await super.notifyChange(session, instance, this.note);
+    // The results go with the note, so that the others need not read them back (changePayload drops them if too long).
+    await super.notifyChange(session, instance, { ...this.note, carried: [...this.pendingResults.values()] });
   }
 
   override async putTray(session: string, rec: TrayRecord): Promise<boolean> {

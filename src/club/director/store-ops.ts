@@ -78,29 +78,54 @@ export const EVENTS_PER_STATEMENT = 200;
 /** The PostgreSQL channel on which director instances say that they stored results, records, alerts or decisions. */
 export const CHANGE_CHANNEL = 'tenace_director_changes';
 
-/** What a commit stored that the other instances read back: the tables whose results changed, and the other kinds. */
-export interface ChangeNote { results: Set<string>; trays: boolean; assignments: boolean; alerts: boolean; decisions: boolean }
+/**
+ * What a commit stored that the other instances read back: the tables whose results changed (`results`, to read
+ * back), and the other kinds. `carried`: the results themselves where they fit in the payload, in commit order, which
+ * the others take as they are instead of reading back.
+ */
+export interface ChangeNote { results: Set<string>; trays: boolean; assignments: boolean; alerts: boolean; decisions: boolean; carried?: StoredResult[] }
 
 /** PostgreSQL's limit on a NOTIFY payload is 8,000 bytes: a note that would not fit is left out (all is read back). */
 const MAX_PAYLOAD = 7_900;
 const KINDS = [['trays', 't'], ['assignments', 'a'], ['alerts', 'l'], ['decisions', 'd']] as const;
 
-/** A change's NOTIFY payload: session and instance, then what changed when it fits (`s\ti\tkinds\ttable,table`). */
+/**
+ * A change's NOTIFY payload: session and instance, then what changed (`s\ti\tkinds\ttable,table`), then the results
+ * stored as JSON: as much of that as fits. An instance that reads only the tables reads their results back.
+ */
 export function changePayload(session: string, instance: string, note?: ChangeNote): string {
   const head = `${session}\t${instance}`;
   if (!note) return head;
-  const full = `${head}\t${KINDS.filter(([k]) => note[k]).map(([, c]) => c).join('')}\t${[...note.results].join(',')}`;
-  return Buffer.byteLength(full) <= MAX_PAYLOAD ? full : head;
+  const noted = `${head}\t${KINDS.filter(([k]) => note[k]).map(([, c]) => c).join('')}\t${[...note.results].join(',')}`;
+  // JSON escapes a tab inside a string, so the fields stay apart.
+  const carried = note.carried?.length ? `${noted}\t${JSON.stringify(note.carried)}` : noted;
+  if (Buffer.byteLength(carried) <= MAX_PAYLOAD) return carried;
+  return Buffer.byteLength(noted) <= MAX_PAYLOAD ? noted : head;
 }
 
 /** A NOTIFY payload read: who stored, and what, when it says (an instance of before issue 18's notes says only who). */
 export function parseChangePayload(payload: string): { session: string; instance: string; note?: ChangeNote } | null {
-  const [session, instance, kinds, tables] = payload.split('\t');
+  const [session, instance, kinds, tables, results] = payload.split('\t');
   if (session === undefined || instance === undefined) return null;
   if (kinds === undefined || tables === undefined) return { session, instance };
-  const note: ChangeNote = { results: new Set(tables === '' ? [] : tables.split(',')), trays: false, assignments: false, alerts: false, decisions: false };
+  const carried = results === undefined ? undefined : carriedResults(results);
+  // The results carried are the tables' results stored: nothing of theirs to read back.
+  const note: ChangeNote = { results: new Set(tables === '' || carried ? [] : tables.split(',')), trays: false, assignments: false, alerts: false, decisions: false };
+  if (carried) note.carried = carried;
   for (const [k, c] of KINDS) note[k] = kinds.includes(c);
   return { session, instance, note };
+}
+
+/** The results a payload carries, or undefined when they are not what changePayload writes (then they are read back). */
+function carriedResults(json: string): StoredResult[] | undefined {
+  try {
+    const rs = JSON.parse(json) as unknown;
+    const ok = Array.isArray(rs) && rs.every((r: Partial<StoredResult> | null) => typeof r?.table === 'string' && Number.isSafeInteger(r.fromSeq)
+      && Number.isSafeInteger(r.toSeq) && typeof r.traveller === 'object' && r.traveller !== null && Number.isSafeInteger(r.traveller.board));
+    return ok ? rs as StoredResult[] : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The queries, on the database or inside a transaction. */
