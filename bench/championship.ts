@@ -392,6 +392,7 @@ async function child(o: ChampionshipBenchOptions): Promise<BenchReport> {
   let brokers: { centre: Broker; rooms: Broker[] } | undefined;
   const dbRows = new Map<string, number>();
   let leaseHolders = '';
+  const holderOf = new Map<number, string>();
   let tables: EmulatedTable[] = [];
   let playSeconds = NaN;
   let drainSeconds = NaN;
@@ -495,8 +496,13 @@ async function child(o: ChampionshipBenchOptions): Promise<BenchReport> {
       const r = await c.query<{ board: number; table_id: string; n: string }>('select board, table_id, count(*) as n from results where session = $1 group by board, table_id', [plan.session]);
       for (const row of r.rows) dbRows.set(`${row.board}:${row.table_id}`, Number(row.n));
       if (o.cluster) {
-        const l = await c.query<{ holder: string | null; n: string }>('select holder, count(*) as n from leases where session = $1 group by holder order by holder', [plan.session]);
-        leaseHolders = l.rows.map((x) => `${x.holder ?? 'none'} ${x.n}`).join(', ');
+        const l = await c.query<{ holder: string | null; part: number }>('select holder, part from leases where session = $1 order by holder, part', [plan.session]);
+        const byHolder = new Map<string, number>();
+        for (const x of l.rows) {
+          byHolder.set(x.holder ?? 'none', (byHolder.get(x.holder ?? 'none') ?? 0) + 1);
+          holderOf.set(Number(x.part), x.holder ?? 'none');
+        }
+        leaseHolders = [...byHolder].map(([h, n]) => `${h} ${n}`).join(', ');
       }
     } finally {
       await c.end();
@@ -525,9 +531,18 @@ async function child(o: ChampionshipBenchOptions): Promise<BenchReport> {
   const stray = (have: Map<string, number>) => [...have.keys()].filter((k) => !want.has(k)).length;
   const lat = timings.map((t) => (watch?.firstSeen.get(`${t.board}:${t.table}`) ?? NaN) - t.lastCardAt).filter(Number.isFinite).sort((a, b) => a - b);
   const events = tables.reduce((n, t) => n + t.journal.length, 0);
+  // Sustained intake: the events the tables published while they played, over the time they played, per instance by
+  // the partitions it held at the end (table n is in partition (n - 1) mod partitions).
+  const perInstance = new Map<string, number>();
+  for (const t of tables) {
+    const h = o.cluster ? holderOf.get((t.no - 1) % o.partitions) ?? 'none' : 'the director';
+    perInstance.set(h, (perInstance.get(h) ?? 0) + t.journal.length);
+  }
+  const rate = (n: number) => (Number.isFinite(playSeconds) && playSeconds > 0 ? `${Math.round(n / playSeconds)}` : 'n/a');
 
   notes.push(`brokers: Mosquitto ${brokers ? `centre ${brokers.centre.source}, rooms ${brokers.rooms[0]?.source}` : 'not started'}; node ${process.version}; PostgreSQL at ${o.pgServer} (database created for the run, dropped after)`);
   notes.push(`session: ${o.tables} tables (odd in room A, even in room B) playing ${schedule.rounds.length} of ${full.rounds.length} rounds of a Mitchell, ${o.boardsPerRound} tray a round (${planned.length} plays, ${events} journal events) at ${o.speed}x real play (an event every ${(1.5 / o.speed).toFixed(2)} s at each table); play took ${Number.isFinite(playSeconds) ? playSeconds.toFixed(1) : 'n/a'} s (${timings.length} plays made), the standings caught up ${Number.isFinite(drainSeconds) ? drainSeconds.toFixed(1) : 'n/a'} s later, ${((Date.now() - t0) / 1000).toFixed(1)} s in all`);
+  notes.push(`intake while the tables played: ${rate(events)} events/s in all (offered: ${Math.round(o.tables * o.speed / 1.5)}); per instance ${[...perInstance].sort().map(([h, n]) => `${h} ${rate(n)}`).join(', ')}`);
   notes.push(`directors: ${directorsWanted} \`tenace director\` process(es) on the centre${o.cluster ? `, cluster mode, ${o.partitions} partitions (leases at the end: ${leaseHolders || 'n/a'})` : ', no cluster block'}; tables: one mqtt.js client each, in this benchmark's process`);
   notes.push(`load average (1 min): ${loads[0].toFixed(2)} at start, ${Math.max(...loads).toFixed(2)} at most, ${loads.at(-1)!.toFixed(2)} at end (2 cores, shared)`);
   notes.push('');

@@ -1,4 +1,4 @@
-// `npm run bench [-- NAME... --deals N --rounds R --warmup W --seed S]`: runs the registered benchmarks and prints
+// `npm run bench [-- NAME... --deals N --rounds R --warmup W --seed S --tables T --speed X]`: runs the registered benchmarks and prints
 // their tables. New benchmarks go in their own module (like bench/rules.ts) and get one entry in BENCHES.
 import { type BenchReport, printReport } from './harness.js';
 import { RULES_DEFAULTS, benchRules } from './rules.js';
@@ -9,7 +9,7 @@ import { REPLAY_DEFAULTS, benchReplay } from './replay.js';
 import { CHAMPIONSHIP_DEFAULTS, benchChampionship } from './championship.js';
 import { DD_DEFAULTS, benchDd } from './dd.js';
 
-interface CliOptions { names: string[]; deals?: number; rounds?: number; warmup?: number; seed?: number }
+interface CliOptions { names: string[]; deals?: number; rounds?: number; warmup?: number; seed?: number; tables?: number; speed?: number }
 
 const BENCHES: Record<string, (cli: CliOptions) => BenchReport> = {
   rules: (cli) => benchRules({
@@ -29,7 +29,13 @@ const BENCHES: Record<string, (cli: CliOptions) => BenchReport> = {
   daemon: (cli) => benchDaemon({ ...DAEMON_DEFAULTS, seed: cli.seed ?? DAEMON_DEFAULTS.seed }),
   club: (cli) => benchClub({ ...CLUB_DEFAULTS, seed: cli.seed ?? CLUB_DEFAULTS.seed, rounds: cli.rounds ?? CLUB_DEFAULTS.rounds }),
   replay: (cli) => benchReplay({ ...REPLAY_DEFAULTS, rounds: cli.rounds ?? REPLAY_DEFAULTS.rounds, warmup: cli.warmup ?? REPLAY_DEFAULTS.warmup }),
-  championship: (cli) => benchChampionship({ ...CHAMPIONSHIP_DEFAULTS, seed: cli.seed ?? CHAMPIONSHIP_DEFAULTS.seed, rounds: cli.rounds ?? CHAMPIONSHIP_DEFAULTS.rounds }),
+  championship: (cli) => benchChampionship({
+    ...CHAMPIONSHIP_DEFAULTS,
+    seed: cli.seed ?? CHAMPIONSHIP_DEFAULTS.seed,
+    rounds: cli.rounds ?? CHAMPIONSHIP_DEFAULTS.rounds,
+    tables: cli.tables ?? CHAMPIONSHIP_DEFAULTS.tables,
+    speed: cli.speed ?? CHAMPIONSHIP_DEFAULTS.speed,
+  }),
   dd: (cli) => benchDd({ deals: cli.deals ?? DD_DEFAULTS.deals, rounds: cli.rounds ?? DD_DEFAULTS.rounds }),
 };
 
@@ -42,8 +48,8 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       const key = a.slice(2);
       const v = Number(argv[++i]);
       if (!Number.isInteger(v) || v < 0) throw new Error(`${a} needs a non-negative integer (got ${JSON.stringify(argv[i])})`);
-      if (key === 'deals' || key === 'rounds' || key === 'warmup' || key === 'seed') cli[key] = v;
-      else throw new Error(`unknown option ${a}: use --deals, --rounds, --warmup or --seed`);
+      if (key === 'deals' || key === 'rounds' || key === 'warmup' || key === 'seed' || key === 'tables' || key === 'speed') cli[key] = v;
+      else throw new Error(`unknown option ${a}: use --deals, --rounds, --warmup, --seed, or for championship --tables and --speed`);
     } else {
       if (!(a in BENCHES)) throw new Error(`unknown benchmark "${a}": use one of ${Object.keys(BENCHES).join(', ')}`);
       cli.names.push(a);
