@@ -145,10 +145,13 @@ export class StoreOps {
    * there (a redelivery) is left as it is.
    */
   async insertEvents(session: string, rows: readonly StoredEvent[], received: string): Promise<void> {
-    for (const part of chunks([...rows], EVENTS_PER_STATEMENT)) {
-      await this.q.insertInto('events').values(part.map((r) => ({ session, table_id: r.table, seq: r.seq, json: JSON.stringify(r.event), received })))
-        .onConflict((oc) => oc.columns(['session', 'table_id', 'seq']).doNothing()).execute();
-    }
+    for (const part of chunks([...rows], EVENTS_PER_STATEMENT)) await this.eventsInsert(session, part, received).execute();
+  }
+
+  /** The INSERT of some events (at most EVENTS_PER_STATEMENT), not yet run: a group commit runs it with others. */
+  protected eventsInsert(session: string, rows: readonly StoredEvent[], received: string) {
+    return this.q.insertInto('events').values(rows.map((r) => ({ session, table_id: r.table, seq: r.seq, json: JSON.stringify(r.event), received })))
+      .onConflict((oc) => oc.columns(['session', 'table_id', 'seq']).doNothing());
   }
 
   /** Remember the first seq of a table's journal session (learnt from a request/events answer from the start). */

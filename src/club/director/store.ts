@@ -107,7 +107,7 @@ export class DirectorStore extends StoreOps {
   async transactionUnsynced<T>(fn: (tx: StoreOps) => Promise<T>, grouped = false): Promise<T> {
     const trx = await this.db.startTransaction().execute();
     try {
-      const ops = grouped ? new GroupOps(trx) : new StoreOps(trx);
+      const ops = grouped ? new GroupOps(trx, this.engine === 'postgres') : new StoreOps(trx);
       const out = await fn(ops);
       if (ops instanceof GroupOps) await ops.flush();
       await trx.commit().execute();
