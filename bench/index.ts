@@ -1,4 +1,4 @@
-// `npm run bench [-- NAME... --deals N --rounds R --warmup W --seed S]`: runs the registered benchmarks and prints
+// `npm run bench [-- NAME... --deals N --rounds R --warmup W --seed S --part a|bc]`: runs the registered benchmarks and prints
 // their tables. New benchmarks go in their own module (like bench/rules.ts) and get one entry in BENCHES.
 import { type BenchReport, printReport } from './harness.js';
 import { RULES_DEFAULTS, benchRules } from './rules.js';
@@ -9,7 +9,7 @@ import { REPLAY_DEFAULTS, benchReplay } from './replay.js';
 import { CHAMPIONSHIP_DEFAULTS, benchChampionship } from './championship.js';
 import { DD_DEFAULTS, benchDd } from './dd.js';
 
-interface CliOptions { names: string[]; deals?: number; rounds?: number; warmup?: number; seed?: number }
+interface CliOptions { names: string[]; deals?: number; rounds?: number; warmup?: number; seed?: number; part?: string }
 
 const BENCHES: Record<string, (cli: CliOptions) => BenchReport> = {
   rules: (cli) => benchRules({
@@ -26,7 +26,7 @@ const BENCHES: Record<string, (cli: CliOptions) => BenchReport> = {
     warmup: cli.warmup ?? DRIVER_DEFAULTS.warmup,
     seed: cli.seed ?? DRIVER_DEFAULTS.seed,
   }),
-  daemon: (cli) => benchDaemon({ ...DAEMON_DEFAULTS, seed: cli.seed ?? DAEMON_DEFAULTS.seed }),
+  daemon: (cli) => benchDaemon({ ...DAEMON_DEFAULTS, seed: cli.seed ?? DAEMON_DEFAULTS.seed, parts: cli.part ?? DAEMON_DEFAULTS.parts }),
   club: (cli) => benchClub({ ...CLUB_DEFAULTS, seed: cli.seed ?? CLUB_DEFAULTS.seed, rounds: cli.rounds ?? CLUB_DEFAULTS.rounds }),
   replay: (cli) => benchReplay({ ...REPLAY_DEFAULTS, rounds: cli.rounds ?? REPLAY_DEFAULTS.rounds, warmup: cli.warmup ?? REPLAY_DEFAULTS.warmup }),
   championship: (cli) => benchChampionship({ ...CHAMPIONSHIP_DEFAULTS, seed: cli.seed ?? CHAMPIONSHIP_DEFAULTS.seed, rounds: cli.rounds ?? CHAMPIONSHIP_DEFAULTS.rounds }),
@@ -40,10 +40,17 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     const a = argv[i];
     if (a.startsWith('--')) {
       const key = a.slice(2);
+      if (key === 'part') {
+        // daemon only: "a" (latency), "b" or "c" (RSS and start time, which share their child daemons), or "abc".
+        const part = argv[++i] ?? '';
+        if (!/^[abc]+$/.test(part)) throw new Error(`--part needs letters among a, b, c (got ${JSON.stringify(part)})`);
+        cli.part = part;
+        continue;
+      }
       const v = Number(argv[++i]);
       if (!Number.isInteger(v) || v < 0) throw new Error(`${a} needs a non-negative integer (got ${JSON.stringify(argv[i])})`);
       if (key === 'deals' || key === 'rounds' || key === 'warmup' || key === 'seed') cli[key] = v;
-      else throw new Error(`unknown option ${a}: use --deals, --rounds, --warmup or --seed`);
+      else throw new Error(`unknown option ${a}: use --deals, --rounds, --warmup, --seed or --part`);
     } else {
       if (!(a in BENCHES)) throw new Error(`unknown benchmark "${a}": use one of ${Object.keys(BENCHES).join(', ')}`);
       cli.names.push(a);
