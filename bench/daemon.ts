@@ -64,9 +64,11 @@ export interface DaemonBenchOptions {
   events: number;
   /** (c) spawns of each kind (daemon, floor), alternating. */
   starts: number;
+  /** Which parts to run: "a" (latency) and/or "bc" ((b) and (c) share their child daemons); both by default. */
+  parts: string;
 }
 
-export const DAEMON_DEFAULTS: DaemonBenchOptions = { seed: 20_240_601, broker: 'mqtt://127.0.0.1:1883', cards: 500, warmupCards: 24, events: 10_000, starts: 5 };
+export const DAEMON_DEFAULTS: DaemonBenchOptions = { seed: 20_240_601, broker: 'mqtt://127.0.0.1:1883', cards: 500, warmupCards: 24, events: 10_000, starts: 5, parts: 'abc' };
 
 /** The whole benchmark in the child may take this long; spawnSync kills it (SIGTERM, then it cleans up) after. */
 const HARD_LIMIT_MS = 59_000;
@@ -768,7 +770,7 @@ async function childMain(o: DaemonBenchOptions): Promise<BenchReport> {
   let bc: PartBC | undefined;
   const errors: string[] = [];
   const tag = `${process.pid}-${Date.now().toString(36)}`;
-  try {
+  if (o.parts.includes('a')) try {
     const inbox = new Inbox('tenace-bench/floor/');
     const sub = await connect(o.broker, `tenace-bench-sub-${tag}`);
     clean.add('disconnect subscriber', () => sub.endAsync());
@@ -780,7 +782,7 @@ async function childMain(o: DaemonBenchOptions): Promise<BenchReport> {
     // Part (a)'s daemons, emulators and clients are gone before part (b, c) measures anything.
     await finish();
   }
-  try {
+  if (/[bc]/.test(o.parts)) try {
     const inbox = new Inbox('tenace-bench/floor/');
     const sub = await connect(o.broker, `tenace-bench-sub2-${tag}`);
     clean.add('disconnect subscriber', () => sub.endAsync());

@@ -1,4 +1,5 @@
-// `npm run bench [-- NAME... --deals N --rounds R --warmup W --seed S --tables T --speed X]`: runs the registered benchmarks and prints
+// `npm run bench [-- NAME... --deals N --rounds R --warmup W --seed S --part a|bc --tables T --speed X]`: runs the registered
+// benchmarks and prints
 // their tables. New benchmarks go in their own module (like bench/rules.ts) and get one entry in BENCHES.
 import { type BenchReport, printReport } from './harness.js';
 import { RULES_DEFAULTS, benchRules } from './rules.js';
@@ -9,7 +10,7 @@ import { REPLAY_DEFAULTS, benchReplay } from './replay.js';
 import { CHAMPIONSHIP_DEFAULTS, benchChampionship } from './championship.js';
 import { DD_DEFAULTS, benchDd } from './dd.js';
 
-interface CliOptions { names: string[]; deals?: number; rounds?: number; warmup?: number; seed?: number; tables?: number; speed?: number }
+interface CliOptions { names: string[]; deals?: number; rounds?: number; warmup?: number; seed?: number; part?: string; tables?: number; speed?: number }
 
 const BENCHES: Record<string, (cli: CliOptions) => BenchReport> = {
   rules: (cli) => benchRules({
@@ -26,7 +27,7 @@ const BENCHES: Record<string, (cli: CliOptions) => BenchReport> = {
     warmup: cli.warmup ?? DRIVER_DEFAULTS.warmup,
     seed: cli.seed ?? DRIVER_DEFAULTS.seed,
   }),
-  daemon: (cli) => benchDaemon({ ...DAEMON_DEFAULTS, seed: cli.seed ?? DAEMON_DEFAULTS.seed }),
+  daemon: (cli) => benchDaemon({ ...DAEMON_DEFAULTS, seed: cli.seed ?? DAEMON_DEFAULTS.seed, parts: cli.part ?? DAEMON_DEFAULTS.parts }),
   club: (cli) => benchClub({ ...CLUB_DEFAULTS, seed: cli.seed ?? CLUB_DEFAULTS.seed, rounds: cli.rounds ?? CLUB_DEFAULTS.rounds }),
   replay: (cli) => benchReplay({ ...REPLAY_DEFAULTS, rounds: cli.rounds ?? REPLAY_DEFAULTS.rounds, warmup: cli.warmup ?? REPLAY_DEFAULTS.warmup }),
   championship: (cli) => benchChampionship({
@@ -46,10 +47,17 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     const a = argv[i];
     if (a.startsWith('--')) {
       const key = a.slice(2);
+      if (key === 'part') {
+        // daemon only: "a" (latency), "b" or "c" (RSS and start time, which share their child daemons), or "abc".
+        const part = argv[++i] ?? '';
+        if (!/^[abc]+$/.test(part)) throw new Error(`--part needs letters among a, b, c (got ${JSON.stringify(part)})`);
+        cli.part = part;
+        continue;
+      }
       const v = Number(argv[++i]);
       if (!Number.isInteger(v) || v < 0) throw new Error(`${a} needs a non-negative integer (got ${JSON.stringify(argv[i])})`);
       if (key === 'deals' || key === 'rounds' || key === 'warmup' || key === 'seed' || key === 'tables' || key === 'speed') cli[key] = v;
-      else throw new Error(`unknown option ${a}: use --deals, --rounds, --warmup, --seed, or for championship --tables and --speed`);
+      else throw new Error(`unknown option ${a}: use --deals, --rounds, --warmup, --seed, --part (daemon), or --tables and --speed (championship)`);
     } else {
       if (!(a in BENCHES)) throw new Error(`unknown benchmark "${a}": use one of ${Object.keys(BENCHES).join(', ')}`);
       cli.names.push(a);

@@ -1,6 +1,7 @@
 // The last line of the privacy rule (DESIGN §6): before anything goes out on a public topic, scan it for cards that
 // are not public yet. The projection is built not to leak; this guard makes a bug in it cost a degraded message
-// instead of a hidden card on a spectator's phone. Pure, so tests and the browser can use it.
+// instead of a hidden card on a spectator's phone. Pure (its memo of what a string names is only a cache), so tests
+// and the browser can use it.
 
 const SYMBOL_SUIT: Record<string, string> = { '♠': 'S', '♤': 'S', '♥': 'H', '♡': 'H', '♦': 'D', '♢': 'D', '♣': 'C', '♧': 'C' };
 
@@ -43,30 +44,64 @@ export function looksLikePbnHand(text: string): boolean {
   return false;
 }
 
+// What a string names, memoised: the guard runs over the whole public state on every card (issue 20), and nearly all
+// of its strings and keys (cards, seats, field names) recur from card to card. Only short strings are kept, so the
+// timestamps and texts that never recur do not crowd the map out, and the map is emptied when full (bounded memory).
+// The memo holds what a string names, never whether that is public: that is asked of `visible` at every call.
+interface StringVerdict {
+  tokens: readonly string[];
+  pbn: boolean;
+}
+const NOTHING: StringVerdict = { tokens: [], pbn: false };
+const MEMO_MAX_LENGTH = 16;
+const MEMO_MAX_ENTRIES = 4096;
+const verdicts = new Map<string, StringVerdict>();
+
+function scan(text: string): StringVerdict {
+  const tokens = cardTokensIn(text);
+  const pbn = looksLikePbnHand(text);
+  return tokens.length === 0 && !pbn ? NOTHING : { tokens, pbn };
+}
+
+function verdictOf(text: string): StringVerdict {
+  if (text.length > MEMO_MAX_LENGTH) return scan(text);
+  let v = verdicts.get(text);
+  if (v === undefined) {
+    if (verdicts.size >= MEMO_MAX_ENTRIES) verdicts.clear();
+    v = scan(text);
+    verdicts.set(text, v);
+  }
+  return v;
+}
+
 /**
  * What in `payload` would reveal a card that is not in `visible` (canonical notation): a private field, a PBN
  * hand, or a card token. Returns one description per problem, empty when the payload is fit for a public topic.
  */
 export function findLeaks(payload: unknown, visible: ReadonlySet<string>): string[] {
   const problems: string[] = [];
-  // The path is spelt out only for a problem: it runs over the whole public state on every card (issue 20).
-  const walk = (v: unknown, at: PathLink | null): void => {
+  // The path is spelt out only for a problem, and a link to it is made only for a container: the leaves (most of
+  // the state) cost no allocation.
+  const walk = (v: unknown, up: PathLink | null, key: string | number | null): void => {
     if (typeof v === 'string') {
-      for (const c of cardTokensIn(v)) if (!visible.has(c)) problems.push(`${pathOf(at) || '/'}: names ${c}, which is not public`);
-      if (looksLikePbnHand(v)) problems.push(`${pathOf(at) || '/'}: holds a PBN hand`);
-    } else if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) walk(v[i], { up: at, key: i });
+      const found = verdictOf(v);
+      for (const c of found.tokens) if (!visible.has(c)) problems.push(`${pathOf(up, key) || '/'}: names ${c}, which is not public`);
+      if (found.pbn) problems.push(`${pathOf(up, key) || '/'}: holds a PBN hand`);
     } else if (typeof v === 'object' && v !== null) {
-      for (const k in v) {
-        if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
-        const link = { up: at, key: k };
-        if (PRIVATE_KEYS.has(k)) problems.push(`${pathOf(link)}: a private field`);
-        for (const c of cardTokensIn(k)) if (!visible.has(c)) problems.push(`${pathOf(link)}: a key names ${c}`);
-        walk((v as Record<string, unknown>)[k], link);
+      const at = key === null ? up : { up, key };
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) walk(v[i], at, i);
+        return;
+      }
+      // Object.keys: the own enumerable string keys, in the order for-in with hasOwnProperty gave them.
+      for (const k of Object.keys(v)) {
+        if (PRIVATE_KEYS.has(k)) problems.push(`${pathOf(at, k)}: a private field`);
+        for (const c of verdictOf(k).tokens) if (!visible.has(c)) problems.push(`${pathOf(at, k)}: a key names ${c}`);
+        walk((v as Record<string, unknown>)[k], at, k);
       }
     }
   };
-  walk(payload, null);
+  walk(payload, null, null);
   return problems;
 }
 
@@ -75,8 +110,8 @@ interface PathLink {
   key: string | number;
 }
 
-function pathOf(at: PathLink | null): string {
-  let out = '';
-  for (let l = at; l; l = l.up) out = `/${l.key}${out}`;
+function pathOf(up: PathLink | null, key: string | number | null): string {
+  let out = key === null ? '' : `/${key}`;
+  for (let l = up; l; l = l.up) out = `/${l.key}${out}`;
   return out;
 }

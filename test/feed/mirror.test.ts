@@ -40,6 +40,17 @@ describe('patch', () => {
     }), { numRuns: 300, seed: 7 });
   });
 
+  it('spells out only the changed values, with ~ and / escaped in their paths (RFC 6901)', () => {
+    const shared = { n: 1 };
+    const a = { 'a/b': { 'c~d': 1, same: 'x', shared }, u: [1, 2], z: 0 };
+    const b = { 'a/b': { 'c~d': 2, same: 'x', shared }, u: [1, 2], z: -0, w: { 'e/~': 3 } };
+    expect(diffJson(a, b)).toEqual([
+      { op: 'replace', path: '/a~1b/c~0d', value: 2 },
+      { op: 'add', path: '/w', value: { 'e/~': 3 } },
+    ]);
+    expect(diffJson({ 'x/y~': 1 }, {})).toEqual([{ op: 'remove', path: '/x~1y~0' }]);
+  });
+
   it('extends a grown array with add /- and refuses prototype paths', () => {
     expect(diffJson({ t: [1, 2] }, { t: [1, 2, 3] })).toEqual([{ op: 'add', path: '/t/-', value: 3 }]);
     expect(() => applyPatch({ a: {} }, [{ op: 'add', path: '/__proto__/x', value: 1 }])).toThrow(/forbidden/);
