@@ -1,6 +1,6 @@
-// `npm run bench [-- NAME... --deals N --rounds R --warmup W --seed S --part a|bc --tables T --speed X]`: runs the registered
-// benchmarks and prints
-// their tables. New benchmarks go in their own module (like bench/rules.ts) and get one entry in BENCHES.
+// `npm run bench [-- NAME... --deals N --rounds R --warmup W --seed S --part a|bc --tables T --speed X]`: runs the
+// registered benchmarks and prints their tables. New benchmarks go in their own module (like bench/rules.ts) and get
+// one entry in BENCHES.
 import { type BenchReport, printReport } from './harness.js';
 import { RULES_DEFAULTS, benchRules } from './rules.js';
 import { DRIVER_DEFAULTS, benchDriver } from './driver.js';
