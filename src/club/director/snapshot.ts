@@ -81,12 +81,16 @@ export function buildSnapshot(st: DirectorState): DirectorSnapshot {
   // A round no table has begun has nothing played: a 200-table Mitchell's 199 rounds are 39,800 entries, and looking
   // each up took most of the snapshot's time (issue 18).
   const begun = Math.max(0, ...tables.map((t) => t.round));
-  const unplayed = unplayedRounds(st);
-  const progress = st.schedule.rounds.flatMap((r, i) => (r.round > begun ? unplayed[i] : r.tables.map((t) => {
-    const id = st.byNo.get(t.table);
-    const boards = t.trays.filter((b): b is number => b !== null);
-    return { table: t.table, round: r.round, played: id ? boards.filter((b) => hasResult(st, b, id, r.round)).length : 0, of: boards.length };
-  })));
+  const played: DirectorSnapshot['progress'] = [];
+  for (const r of st.schedule.rounds) {
+    if (r.round > begun) continue;
+    for (const t of r.tables) {
+      const id = st.byNo.get(t.table);
+      const boards = t.trays.filter((b): b is number => b !== null);
+      played.push({ table: t.table, round: r.round, played: id ? boards.filter((b) => hasResult(st, b, id, r.round)).length : 0, of: boards.length });
+    }
+  }
+  const progress = played.concat(unplayedAfter(st, begun));
   const fouled = new Map<number, ClubAlert>();
   for (const a of st.alerts) if (a.kind === 'fouled-tray' && a.board !== undefined && !fouled.has(a.board)) fouled.set(a.board, a);
   const trayViews: DirectorTrayView[] = st.index.boards().map((b) => ({
@@ -105,16 +109,23 @@ export function buildSnapshot(st: DirectorState): DirectorSnapshot {
   };
 }
 
-const UNPLAYED = new WeakMap<DirectorState, DirectorSnapshot['progress'][]>();
+const UNPLAYED = new WeakMap<DirectorState, { begun: number; progress: DirectorSnapshot['progress'] }>();
 
-/** Each round's progress with nothing played, made once per director: the snapshot reuses it for rounds not begun. */
-function unplayedRounds(st: DirectorState): DirectorSnapshot['progress'][] {
-  let out = UNPLAYED.get(st);
-  if (!out) {
-    out = st.schedule.rounds.map((r) => r.tables.map((t) => Object.freeze({ table: t.table, round: r.round, played: 0, of: t.trays.filter((b) => b !== null).length })));
-    UNPLAYED.set(st, out);
+/**
+ * The progress of the rounds after `begun`, with nothing played, made once for each round begun: a 200-table
+ * Mitchell's 199 rounds are 39,800 entries, and putting them together at every snapshot was most of its time at a
+ * championship's leader (issue 18).
+ */
+function unplayedAfter(st: DirectorState, begun: number): DirectorSnapshot['progress'] {
+  const cached = UNPLAYED.get(st);
+  if (cached?.begun === begun) return cached.progress;
+  const progress: DirectorSnapshot['progress'] = [];
+  for (const r of st.schedule.rounds) {
+    if (r.round <= begun) continue;
+    for (const t of r.tables) progress.push(Object.freeze({ table: t.table, round: r.round, played: 0, of: t.trays.filter((b) => b !== null).length }));
   }
-  return out;
+  UNPLAYED.set(st, { begun, progress });
+  return progress;
 }
 
 /** A table's latest claim for its snapshot view, solved when analysis is on. */
