@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { DirectorService } from '../../src/club/director/service.js';
 import { DirectorStore } from '../../src/club/director/store.js';
-import type { DirectorSnapshotMessage, RoundAssignment } from '../../src/club/types.js';
+import type { DirectorSnapshot, DirectorSnapshotMessage, RoundAssignment } from '../../src/club/types.js';
 import { startBroker, uid, waitFor } from '../feed/broker.js';
 import { cleanupAfterEach, FakeTable, Observer, SCHEDULE, seedHand, STUBS, testConfig } from './director-rig.js';
 import { freshDb } from './store-engines.js';
@@ -67,6 +67,10 @@ describe('the director and the broker\'s message size limit', () => {
     // Round 1 begun, round 2 not: its progress is not in the message (the page's copy over HTTP has it all).
     expect(SCHEDULE.rounds.map((r) => r.round)).toEqual([1, 2]);
     expect([...new Set(first.progress.map((p) => p.round))]).toEqual([1]);
+    // The page's copy: every round, in the schedule's order, and as JSON too.
+    const every = SCHEDULE.rounds.flatMap((r) => r.tables.map((t) => `${t.table}.${r.round}`));
+    expect(s.snapshot().progress.map((p) => `${p.table}.${p.round}`)).toEqual(every);
+    expect((JSON.parse(JSON.stringify(s.snapshot())) as DirectorSnapshot).progress.map((p) => `${p.table}.${p.round}`)).toEqual(every);
     await table.play([{ type: 'tray', code: 'T1' }, ...seedHand(1, false)]);
     await waitFor(async () => (await store.results('s1')).length === 1, T, 'the traveller stored');
     // The page reads the snapshot meanwhile (HTTP): that must not stand for the retained one being sent.

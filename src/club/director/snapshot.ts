@@ -58,10 +58,17 @@ export function flushSnapshot(st: DirectorState): void {
  */
 export function snapshotJson(st: DirectorState, snap: DirectorSnapshot): string {
   const begun = Math.max(0, ...snap.tables.map((t) => t.round));
-  const { schedule: _schedule, standings: _standings, findings: _findings, ...rest } = snap;
-  const message: DirectorSnapshotMessage = { ...rest, progress: snap.progress.filter((p) => p.round <= begun) };
+  // Field by field: spreading the snapshot would put together the progress of every round, which this leaves out.
+  const message: DirectorSnapshotMessage = {
+    schema: snap.schema, type: snap.type, club: snap.club, session: snap.session, variant: snap.variant, round: snap.round,
+    tables: snap.tables, progress: BEGUN.get(snap) ?? snap.progress.filter((p) => p.round <= begun), trays: snap.trays,
+    alerts: snap.alerts, ...(snap.pairs ? { pairs: snap.pairs } : {}), at: snap.at,
+  };
   return JSON.stringify(message);
 }
+
+/** A snapshot's progress of the rounds begun (the retained message's), apart from that of every round. */
+const BEGUN = new WeakMap<DirectorSnapshot, DirectorSnapshot['progress']>();
 
 /** Build the whole snapshot: tables, round progress, trays, alerts, standings, pairs and findings. */
 export function buildSnapshot(st: DirectorState): DirectorSnapshot {
@@ -90,7 +97,6 @@ export function buildSnapshot(st: DirectorState): DirectorSnapshot {
       played.push({ table: t.table, round: r.round, played: id ? boards.filter((b) => hasResult(st, b, id, r.round)).length : 0, of: boards.length });
     }
   }
-  const progress = played.concat(unplayedAfter(st, begun));
   const fouled = new Map<number, ClubAlert>();
   for (const a of st.alerts) if (a.kind === 'fouled-tray' && a.board !== undefined && !fouled.has(a.board)) fouled.set(a.board, a);
   const trayViews: DirectorTrayView[] = st.index.boards().map((b) => ({
@@ -98,15 +104,20 @@ export function buildSnapshot(st: DirectorState): DirectorSnapshot {
     released: st.released.includes(b), ...(fouled.has(b) ? { fouled: fouled.get(b) } : {}),
   }));
   const rounds = tables.map((t) => t.round).filter((r) => r > 0);
-  return {
+  const snap: DirectorSnapshot = {
     schema: 1, type: 'tenace.director', club: st.c.club.id, session: st.c.session, variant: st.c.variant, schedule: st.schedule,
-    round: rounds.length ? Math.min(...rounds) : 1, tables, progress, trays: trayViews, alerts: st.alerts.slice(-200),
+    round: rounds.length ? Math.min(...rounds) : 1, tables, progress: [], trays: trayViews, alerts: st.alerts.slice(-200),
     standings: st.standings, pairs: st.players?.pairs() ?? {}, at: st.now().toISOString(),
     findings: st.findings.list(st.decisions.values(), followed(st).flatMap((ts) => {
       const l = ts.fold.live();
       return l ? [{ table: ts.id, round: st.assignments.get(ts.id)?.round, ...l }] : [];
     })),
   };
+  // Every round's progress only when read (the page's copy): the retained message takes the rounds begun alone.
+  let progress: DirectorSnapshot['progress'] | null = null;
+  Object.defineProperty(snap, 'progress', { enumerable: true, get: () => (progress ??= played.concat(unplayedAfter(st, begun))) });
+  BEGUN.set(snap, played);
+  return snap;
 }
 
 const UNPLAYED = new WeakMap<DirectorState, { begun: number; progress: DirectorSnapshot['progress'] }>();
