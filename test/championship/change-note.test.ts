@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { type ChangeNote, changePayload, parseChangePayload } from '../../src/club/director/store.js';
 import { mergeWant } from '../../src/club/director/cluster.js';
+import { enqueue } from '../../src/club/director/commit.js';
+import type { DirectorState } from '../../src/club/director/state.js';
 
 const note = (o: Partial<ChangeNote> = {}): ChangeNote => ({ results: new Set(), trays: false, assignments: false, alerts: false, decisions: false, ...o });
 
@@ -49,5 +51,19 @@ describe('the change note of a NOTIFY', () => {
     expect(mergeWant('all', note())).toBe('all');
     const m = mergeWant(mergeWant(null, note({ results: new Set(['1']), trays: true })), note({ results: new Set(['2']), alerts: true }));
     expect(m).toEqual(note({ results: new Set(['1', '2']), trays: true, alerts: true }));
+  });
+
+  it('results carried go in at the serial chain\'s next step, ahead of the messages already queued', async () => {
+    const st = { chain: Promise.resolve(), urgent: [], failed: false } as unknown as DirectorState;
+    const order: string[] = [];
+    const step = (name: string) => enqueue(st, async () => {
+      order.push(name);
+      await new Promise((r) => setTimeout(r, 5));
+    });
+    const queued = [step('message 1'), step('message 2'), step('message 3')];
+    await new Promise((r) => setTimeout(r, 1));
+    st.urgent.push(() => order.push('carried'));
+    await Promise.all(queued);
+    expect(order).toEqual(['message 1', 'carried', 'message 2', 'message 3']);
   });
 });

@@ -90,6 +90,15 @@ export function mergeWant(a: SyncWant | null, b: SyncWant): SyncWant {
  */
 export function requestSync(st: DirectorState, want: SyncWant = 'all'): void {
   if (st.stopped || st.failed) return;
+  if (want !== 'all' && want.carried && want.results.size === 0 && !want.trays && !want.assignments && !want.alerts && !want.decisions) {
+    // Only results, carried: nothing to read, so they go in at the chain's next step instead of after every message
+    // queued (at a round's end that was up to 300 ms at a championship's leader). The empty step is that next step
+    // when the chain is idle.
+    const carried = want.carried;
+    st.urgent.push(() => takeCarried(st, carried));
+    void enqueue(st, async () => undefined).catch(() => undefined);
+    return;
+  }
   st.syncWanted = mergeWant(st.syncWanted, want);
   if (st.syncQueued) return;
   st.syncQueued = true;
@@ -114,6 +123,29 @@ function takeResult(st: DirectorState, r: StoredResult): boolean {
   if (!list.includes(r.table)) list.push(r.table);
   st.playedAt.set(r.traveller.board, list);
   return true;
+}
+
+/** Another instance's results from its NOTIFY, in: the standings and released trays follow, as after a read-back. */
+function takeCarried(st: DirectorState, carried: readonly StoredResult[]): void {
+  let changed = false;
+  for (const r of carried) changed = takeResult(st, r) || changed;
+  // A failed commit stops the service (commit.ts fail); nothing it made is published.
+  if (changed) afterSync(st).catch(() => undefined);
+}
+
+/** What follows another instance's stored results: trays released, idle tables moved on, the standings due. */
+function afterSync(st: DirectorState): Promise<void> {
+  st.standingsDirty = true;
+  const work = new Work();
+  updateReleased(st, work);
+  if (isLeader(st)) advanceIdle(st, work);
+  // Published once committed; the chain does not wait for it (as a message's work).
+  const committed = work.writes.length > 0 ? commit(st, async (tx) => { for (const w of work.writes) await w(tx); }) : Promise.resolve();
+  scheduleFlush(st);
+  return committed.then(() => {
+    for (const p of work.publishes) p();
+    scheduleFlush(st);
+  });
 }
 
 /**
@@ -172,12 +204,5 @@ export async function syncFromStore(st: DirectorState, want: SyncWant = 'all'): 
     if ((d.response as { ok?: boolean }).ok === true) applyDecisionState(st, { name: d.cmd, params: d.request } as Decision);
     changed = true;
   }
-  if (!changed) return;
-  st.standingsDirty = true;
-  const work = new Work();
-  updateReleased(st, work);
-  if (isLeader(st)) advanceIdle(st, work);
-  if (work.writes.length > 0) await commit(st, async (tx) => { for (const w of work.writes) await w(tx); });
-  for (const p of work.publishes) p();
-  scheduleFlush(st);
+  if (changed) await afterSync(st);
 }

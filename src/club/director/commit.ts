@@ -9,6 +9,7 @@ import { scheduleFlush } from './standings.js';
 export function enqueue(st: DirectorState, fn: () => Promise<void>): Promise<void> {
   const next = st.chain.then(() => {
     if (st.failed) throw new Error('director: the store failed; not acknowledging');
+    for (let task = st.urgent.shift(); task; task = st.urgent.shift()) task();
     return fn();
   });
   st.chain = next.catch(() => undefined);

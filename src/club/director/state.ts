@@ -210,6 +210,11 @@ export class DirectorState {
   readonly latest = new Map<string, string | null>();
   readonly watchers = new Set<(s: DirectorSnapshot) => void>();
   chain: Promise<void> = Promise.resolve();
+  /**
+   * Work that runs at the chain's next step, ahead of the messages queued (commit.ts enqueue): synchronous, so it
+   * never falls between a message's awaits. Another instance's results carried by its NOTIFY (cluster.ts).
+   */
+  readonly urgent: (() => void)[] = [];
   /** Group commit: the writes queued for the next transaction, the one on its way, and whether one is scheduled. */
   openGroup: CommitGroup | null = null;
   committing: CommitGroup | null = null;
