@@ -90,10 +90,10 @@ export function mergeWant(a: SyncWant | null, b: SyncWant): SyncWant {
  */
 export function requestSync(st: DirectorState, want: SyncWant = 'all'): void {
   if (st.stopped || st.failed) return;
-  if (want !== 'all' && want.carried && want.results.size === 0 && !want.trays && !want.assignments && !want.alerts && !want.decisions) {
+  if (st.syncWanted === null && want !== 'all' && want.carried && want.results.size === 0 && !want.trays && !want.assignments && !want.alerts && !want.decisions) {
     // Only results, carried: nothing to read, so they go in at the chain's next step instead of after every message
     // queued (at a round's end that was up to 300 ms at a championship's leader). The empty step is that next step
-    // when the chain is idle.
+    // when the chain is idle. Not while a read-back waits with older notes: they are taken in the order committed.
     const carried = want.carried;
     st.urgent.push(() => takeCarried(st, carried));
     void enqueue(st, async () => undefined).catch(() => undefined);

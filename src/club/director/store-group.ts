@@ -112,6 +112,7 @@ export class GroupOps extends StoreOps {
     else if (together.length) await sql`with ${ctes} select 1`.execute(this.q);
   }
 
+  /** The upsert of some results, not yet run. */
   private resultsInsert(session: string, part: readonly StoredResult[]) {
     return this.q.insertInto('results').values(part.map((r) => ({
       session, board: r.traveller.board, table_id: r.table, round: r.traveller.round ?? 0, ns: r.traveller.ns, ew: r.traveller.ew,
@@ -121,6 +122,7 @@ export class GroupOps extends StoreOps {
     })));
   }
 
+  /** The upsert of some round assignments, not yet run. */
   private assignmentsInsert(session: string, part: readonly RoundAssignment[]) {
     return this.q.insertInto('assignments').values(part.map((a) => ({ session, table_id: a.table, round: a.round, json: JSON.stringify(a), at: a.at })))
       .onConflict((oc) => oc.columns(['session', 'table_id', 'round']).doUpdateSet((eb) => ({ json: eb.ref('excluded.json'), at: eb.ref('excluded.at') })));
