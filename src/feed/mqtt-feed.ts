@@ -8,8 +8,6 @@
 //
 // One sequential "pump" does all of that, so status, snapshots and events leave in a well-defined order.
 import { EventEmitter } from 'node:events';
-import { createRequire } from 'node:module';
-import { createConnection } from 'node:net';
 import type { IClientOptions, IDisconnectPacket, IPublishPacket, MqttClient } from 'mqtt';
 import type { TableEvent } from '../formats/table-log.js';
 import type { Table, TableOptions } from '../laws/engine.js';
@@ -21,6 +19,7 @@ import {
 import { type SessionTopics, type TableTopics, isQueryName, sessionTopics, tableTopics } from './topics.js';
 import type { ClubStatus } from '../club/table-side.js';
 import { closeClient, withTimeout } from '../broker/close-client.js';
+import { connectMqtt } from '../broker/connect.js';
 
 /** Where the feed reads events: the journal. `eventsAfter(seq)` yields the events with a greater seq, in order. */
 export interface EventSource {
@@ -871,31 +870,6 @@ export class Feed extends EventEmitter<FeedEvents> {
       this.log.warn({ err: (err as Error).message, cmd }, 'could not send the response');
     }
   }
-}
-
-const requireCjs = createRequire(import.meta.url);
-/** A plain TCP broker URL (no credentials, path or query in it, no IPv6 brackets): host and port. */
-const PLAIN_TCP_URL = /^(?:mqtt|tcp):\/\/([A-Za-z0-9_.-]+)(?::([0-9]{1,5}))?\/?$/;
-
-/**
- * mqtt.connect(url, options), without loading what a plain TCP connection does not use. mqtt.js's entry loads its
- * WebSocket, SOCKS and TLS transports (ws, socks, ip-address...) whatever the URL: about 30 ms of the daemon's start.
- * For mqtt://host:port without a SOCKS proxy this builds the client as mqtt.connect does (the same options, a plain
- * net connection per attempt); any other URL goes through mqtt.connect itself.
- */
-export function connectMqtt(url: string, options: IClientOptions): MqttClient {
-  const m = PLAIN_TCP_URL.exec(url);
-  if (!m || process.env.MQTTJS_SOCKS_PROXY || (options.cert && options.key)) {
-    return (requireCjs('mqtt') as { connect(url: string, o: IClientOptions): MqttClient }).connect(url, options);
-  }
-  const Client = (requireCjs('mqtt/lib/client') as { default: new (build: (c: MqttClient) => unknown, o: IClientOptions) => MqttClient }).default;
-  const host = m[1];
-  const port = m[2] !== undefined ? Number(m[2]) : 1883;
-  const opts: IClientOptions = { host, hostname: host, port, protocol: 'mqtt', query: {}, ...options, defaultProtocol: 'mqtt' } as IClientOptions;
-  const client = new Client(() => createConnection({ port: opts.port ?? port, host: opts.hostname ?? host }), opts);
-  // As mqtt.connect does: errors are reported to the listeners the feed adds; none must throw meanwhile.
-  client.on('error', () => {});
-  return client;
 }
 
 function formatDuration(ms: number): string {

@@ -1,6 +1,7 @@
 // The director's MQTT side: the connection with its persistent session and held PUBACKs, the subscriptions, and the
 // publishes (fire-and-forget, retained latest-only, refused over the broker's size limit).
-import mqtt, { type IClientOptions } from 'mqtt';
+import type { IClientOptions } from 'mqtt';
+import { connectMqtt } from '../../broker/connect.js';
 import { tableTopics } from '../../feed/topics.js';
 import { MAX_PACKET_BYTES } from './intake.js';
 import { type DirectorState, isLeader, followed } from './state.js';
@@ -32,7 +33,9 @@ export function connect(st: DirectorState): void {
     username: st.c.mqtt.username,
     password: st.opts.password ?? st.c.mqtt.password,
   };
-  const client = mqtt.connect(st.c.mqtt.url, o);
+  // mqtt.js's entry loads its WebSocket, SOCKS and TLS transports whatever the URL: about 5 MB of an idle director
+  // that connects over plain TCP (issue 18, goal 3). Other URLs still go through mqtt.connect.
+  const client = connectMqtt(st.c.mqtt.url, o);
   st.client = client;
   const held = new HeldAcks(client);
   client.on('close', () => held.clear());
