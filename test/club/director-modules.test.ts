@@ -2,40 +2,14 @@
 // entry, which loads its WebSocket, SOCKS and TLS transports (ws, socks, ip-address) whatever the URL: about 7 MB of
 // an idle 30-table director's RSS. A static import of 'mqtt' anywhere under `tenace director` brings them back.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { root, staticGraph, valueImports } from '../import-graph.js';
 import { BROKER } from './director-rig.js';
-
-const root = resolve(import.meta.dirname, '../..');
-
-/** The modules a source file imports for their values (not `import type`), as written. */
-function valueImports(file: string): string[] {
-  const src = readFileSync(file, 'utf8');
-  const out: string[] = [];
-  for (const m of src.matchAll(/^import\s+(type\s+)?(?:[^'"]*?\s+from\s+)?['"]([^'"]+)['"]/gm)) if (!m[1]) out.push(m[2]);
-  return out;
-}
-
-/** Every module reached by static value imports from `entry`: our files (relative to the root) and packages. */
-function staticGraph(entry: string): Set<string> {
-  const seen = new Set<string>();
-  const walk = (file: string): void => {
-    const rel = relative(root, file);
-    if (seen.has(rel)) return;
-    seen.add(rel);
-    for (const spec of valueImports(file)) {
-      if (spec.startsWith('.')) walk(join(dirname(file), spec.replace(/\.js$/, '.ts')));
-      else seen.add(spec);
-    }
-  };
-  walk(entry);
-  return seen;
-}
 
 describe('tenace director: the modules it loads', () => {
   it('imports no value from mqtt.js\'s entry; it connects through src/broker/connect.ts', () => {
-    const graph = staticGraph(join(root, 'src/cli/director.ts'));
+    const graph = new Set(staticGraph(join(root, 'src/cli/director.ts')));
     expect(graph.has('src/club/director/mqtt.ts')).toBe(true);
     expect(graph.has('src/broker/connect.ts')).toBe(true);
     expect(graph.has('mqtt')).toBe(false);
