@@ -125,7 +125,7 @@ async function runGroup(st: DirectorState, g: CommitGroup): Promise<void> {
       if (g.writes.length === 0 && !notify) await st.store!.insertEventsUnsynced(st.c.session, g.events, st.now().toISOString());
       else {
         await st.store!.transactionUnsynced(async (tx) => {
-          // The events first, all tables' in one statement (one round trip on PostgreSQL), then what they made.
+          // All tables' events in one statement, gathered with what they made (GroupOps writes them at the end).
           if (g.events.length > 0) await tx.insertEvents(st.c.session, g.events, st.now().toISOString());
           for (const w of g.writes) await w(tx);
           if (notify) await tx.notifyChange(st.c.session, st.instance);
