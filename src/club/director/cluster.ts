@@ -11,6 +11,7 @@ import { requestEvents, foldReady } from './gap-fill.js';
 import { updateReleased } from './results.js';
 import { initialAssignments, advanceIdle } from './rounds.js';
 import { applyDecisionState } from './take-decision.js';
+import { HAND_SCORED_SEQ } from './hand-scored.js';
 import { scheduleFlush } from './standings.js';
 
 /** Partitions changed hands: stop following the tables lost, and take up the tables gained from the store. */
@@ -112,12 +113,18 @@ export function requestSync(st: DirectorState, want: SyncWant = 'all'): void {
   });
 }
 
-/** Take another instance's stored result unless this instance follows its table or has it already; true if taken. */
+/**
+ * Take another instance's stored result unless this instance has it already, or makes it itself from the journal of
+ * a table it follows; true if taken. A hand-scored result is the leader's decision: every instance takes it, since
+ * any may lead next, and never an older revision over a newer one (a notification crossing a read-back).
+ */
 function takeResult(st: DirectorState, r: StoredResult): boolean {
-  if (st.owned?.has(r.table)) return false;
+  const hand = r.fromSeq === HAND_SCORED_SEQ;
+  if (!hand && st.owned?.has(r.table)) return false;
   const key = resultKey(r);
   const prev = st.results.get(key);
   if (prev && prev.fromSeq === r.fromSeq && prev.toSeq === r.toSeq) return false;
+  if (hand && prev?.fromSeq === HAND_SCORED_SEQ && r.toSeq > prev.toSeq) return false;
   st.results.set(key, r);
   const list = st.playedAt.get(r.traveller.board) ?? [];
   if (!list.includes(r.table)) list.push(r.table);
@@ -165,11 +172,11 @@ export async function syncFromStore(st: DirectorState, want: SyncWant = 'all'): 
   const stale = new Set<string>();
   if (all) {
     for (const h of await s.resultHeads(session)) {
-      if (st.owned?.has(h.table)) continue;
+      if (st.owned?.has(h.table) && h.fromSeq !== HAND_SCORED_SEQ) continue;
       const prev = st.results.get(`${h.board}:${h.table}:${h.round}`);
       if (!prev || prev.fromSeq !== h.fromSeq || prev.toSeq !== h.toSeq) stale.add(h.table);
     }
-  } else for (const t of want.results) if (!st.owned?.has(t)) stale.add(t);
+  } else for (const t of want.results) stale.add(t);
   for (const r of stale.size > 0 ? await s.resultsOf(session, [...stale]) : []) changed = takeResult(st, r) || changed;
   for (const [board, rev] of all || want.trays ? await s.trayRevs(session) : []) {
     if ((st.records.get(board)?.rev ?? 0) >= rev) continue;

@@ -22,8 +22,16 @@ export interface TableResultParams {
   reason?: string;
 }
 
-/** Hand-scored results have no journal events: their stored seq range is this. */
+/**
+ * Hand-scored results have no journal events: their stored range starts at this seq, and ends at their revision
+ * counted down (-1, then -2 for a correction, ...), so that an instance reading the store sees a correction as a change.
+ */
 export const HAND_SCORED_SEQ = -1;
+
+/** The seq range of a hand-scored result that replaces `prev` (the result stored for that board, table and round). */
+export function handScoredSeqs(prev: { fromSeq: number; toSeq: number } | undefined): { fromSeq: number; toSeq: number } {
+  return { fromSeq: HAND_SCORED_SEQ, toSeq: prev?.fromSeq === HAND_SCORED_SEQ ? prev.toSeq - 1 : HAND_SCORED_SEQ };
+}
 
 /** Why a table-result cannot be taken, naming the field and the fix; null when it can. */
 export function tableResultRefusal(p: TableResultParams, o: { variant: string; handScored: boolean; plays: ScheduledPlay | undefined }): string | null {

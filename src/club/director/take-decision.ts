@@ -1,9 +1,9 @@
 // The director's decisions taken: checked against the session, journaled once per transaction, and applied.
 import type { RoundAssignment, TrayRecord } from '../types.js';
 import { type Decision, type DecisionResponse, checkDecision, decisionDigest, transactionKey } from './decisions.js';
-import { HAND_SCORED_SEQ, handScoredTraveller, tableResultRefusal } from './hand-scored.js';
+import { handScoredSeqs, handScoredTraveller, tableResultRefusal } from './hand-scored.js';
 import type { StoredDecision } from './store.js';
-import { type DirectorState, Work, followed } from './state.js';
+import { type DirectorState, Work, followed, resultKey } from './state.js';
 import { enqueue, commit } from './commit.js';
 import { pub } from './mqtt.js';
 import { raise } from './alerts.js';
@@ -115,7 +115,7 @@ export function applyDecision(st: DirectorState, d: Decision, work: Work): Recor
     case 'table-result': {
       const ts = st.tables.get(d.params.table)!;
       const traveller = handScoredTraveller(d.params, { tableNo: ts.no, index: st.index, assignment: st.assignments.get(ts.id), round: d.params.round, variant: st.c.variant });
-      putResult(st, ts, { table: ts.id, traveller, fromSeq: HAND_SCORED_SEQ, toSeq: HAND_SCORED_SEQ }, work);
+      putResult(st, ts, { table: ts.id, traveller, ...handScoredSeqs(st.results.get(resultKey({ table: ts.id, traveller }))) }, work);
       updateReleased(st, work);
       maybeAdvance(st, ts, work);
       return { traveller };
