@@ -55,6 +55,8 @@ export function checkRecord(st: DirectorState, ts: TableState, c: Completion, ro
 
 /** The fouled-tray alert when a play's hands differ from the record, with the tray doctor's moves; null when equal. */
 export function fouledAlert(st: DirectorState, ts: TableState, c: Completion, round: number | undefined, existing: TrayRecord, mine: TrayRecord, original: boolean): { id: string; alert: ClubAlert } | null {
+  // Both made by recordFromPlay (or given in its form): the same text is the same hands, without parsing either.
+  if (existing.hands === mine.hands) return null;
   try {
     const differences = st.fns.handDifferences(existing.hands, mine.hands);
     if (differences.length === 0) return null;
