@@ -2,8 +2,7 @@
 import { tableTopics } from '../../feed/topics.js';
 import type { RoundAssignment } from '../types.js';
 import { seatNames } from './players.js';
-import { tablePin } from './hand-scored.js';
-import { type DirectorState, type TableState, Work, followed } from './state.js';
+import { type DirectorState, type TableState, Work, followed, pinOf } from './state.js';
 import { pub } from './mqtt.js';
 import { hasResult } from './results.js';
 
@@ -63,7 +62,7 @@ export function assign(st: DirectorState, ts: TableState, round: number, work: W
     ...(entry?.ns !== undefined ? { ns: entry.ns } : {}), ...(entry?.ew !== undefined ? { ew: entry.ew } : {}),
     ...(entry?.players ? { players: entry.players } : {}), ...(entry?.turn ? { turn: entry.turn } : {}),
     ...(st.c.trump ? { trump: st.c.trump } : {}), ...seatNames(st.players?.pairs() ?? {}, entry?.ns, entry?.ew, entry?.turn),
-    trays, tables: st.schedule.tables, variant: st.c.variant, pin: tablePin(st.pinSecret, st.c.session, ts.id), at: st.now().toISOString(),
+    trays, tables: st.schedule.tables, variant: st.c.variant, pin: pinOf(st, ts.id), at: st.now().toISOString(),
   };
   st.assignments.set(ts.id, a);
   work.write((tx) => tx.putAssignment(st.c.session, a));

@@ -5,10 +5,9 @@ import { ClaimAnalyses } from '../../dd/claim.js';
 import type { TrayRecord } from '../types.js';
 import { publicResults } from './public-results.js';
 import { liveTable } from './live-table.js';
-import { tablePin } from './hand-scored.js';
 import { type HandTableView, handTableView } from './hand-table.js';
 import { type ConsoleService, directorConsole } from './console-api.js';
-import type { DirectorState } from './state.js';
+import { type DirectorState, pinOf } from './state.js';
 import { hasResult } from './results.js';
 import { nextRound } from './rounds.js';
 import { decide } from './take-decision.js';
@@ -43,7 +42,7 @@ export async function startWeb(st: DirectorState, svc: ConsoleService): Promise<
 
 /** Each table's PIN for this session, for the director's console: the players of a table type it on its terminal. */
 export function tablePins(st: DirectorState): Record<string, string> {
-  return Object.fromEntries([...st.tables.keys()].map((id) => [id, tablePin(st.pinSecret, st.c.session, id)]));
+  return Object.fromEntries([...st.tables.keys()].map((id) => [id, pinOf(st, id)]));
 }
 
 /** What a hand-scored table's terminal shows: its round, pairs and trays with the results entered, and where to go next. */
