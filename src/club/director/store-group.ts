@@ -22,8 +22,8 @@ export class GroupOps extends StoreOps {
   /** What this group stored that the other instances read back: said in its NOTIFY, so they read back only that. */
   readonly note: ChangeNote = { results: new Set(), trays: false, assignments: false, alerts: false, decisions: false };
 
-  constructor(q: Kysely<DirectorDb> | Transaction<DirectorDb>, private readonly postgres: boolean) {
-    super(q);
+  constructor(q: Kysely<DirectorDb> | Transaction<DirectorDb>, postgres: boolean) {
+    super(q, postgres);
   }
 
   /** Gathered, and written with the rest at flush. */

@@ -29,7 +29,7 @@ export class DirectorStore extends StoreOps {
   private wal: WalSync | null = null;
 
   private constructor(readonly db: Kysely<DirectorDb>, readonly engine: 'sqlite' | 'postgres', readonly where: string) {
-    super(db);
+    super(db, engine === 'postgres');
     this.leaseOps = new LeaseOps(db);
   }
 
@@ -107,7 +107,7 @@ export class DirectorStore extends StoreOps {
   async transactionUnsynced<T>(fn: (tx: StoreOps) => Promise<T>, grouped = false): Promise<T> {
     const trx = await this.db.startTransaction().execute();
     try {
-      const ops = grouped ? new GroupOps(trx, this.engine === 'postgres') : new StoreOps(trx);
+      const ops = grouped ? new GroupOps(trx, this.postgres) : new StoreOps(trx, this.postgres);
       const out = await fn(ops);
       if (ops instanceof GroupOps) await ops.flush();
       await trx.commit().execute();
