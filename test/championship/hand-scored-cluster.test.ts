@@ -2,22 +2,18 @@
 // and every instance must hold them, corrections included, since any instance may lead next. Two instances on
 // PostgreSQL; table 2 is hand-scored and in the partition of the instance that does not lead.
 import mqtt from 'mqtt';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DirectorService } from '../../src/club/director/service.js';
 import { DirectorStore } from '../../src/club/director/store.js';
 import type { RoundAssignment, ScoreReport } from '../../src/club/types.js';
 import { uid, waitFor } from '../feed/broker.js';
-import { BROKER, Observer, SCHEDULE, STUBS, quietLog, testConfig } from '../club/director-rig.js';
+import { BROKER, Observer, SCHEDULE, STUBS, cleanupAfterEach, quietLog, testConfig } from '../club/director-rig.js';
 import { freshDb } from '../club/store-engines.js';
 
 const T = 20_000;
 
 describe('a hand-scored table\'s results in a cluster of director instances', () => {
-  const cleanup: (() => Promise<unknown>)[] = [];
-  afterEach(async () => {
-    for (const f of cleanup.reverse()) await f().catch(() => undefined);
-    cleanup.length = 0;
-  });
+  const cleanup = cleanupAfterEach();
 
   it('a corrected result reaches the instance that follows the table: once it leads, its standings show the correction', async () => {
     const club = uid('handcluster');
