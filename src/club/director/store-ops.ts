@@ -134,7 +134,7 @@ const eventsSql = new Map<string, string>();
  * The SQL of one INSERT of `n` events (five parameters each: session, table, seq, JSON, received), an event already
  * there left as it is; made once per dialect and count (at most 2 × EVENTS_PER_STATEMENT texts).
  */
-export function eventsInsertSql(postgres: boolean, n: number): string {
+function eventsInsertSql(postgres: boolean, n: number): string {
   const key = `${postgres ? 'pg' : 'sqlite'}:${n}`;
   let text = eventsSql.get(key);
   if (text === undefined) {
