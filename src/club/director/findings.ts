@@ -6,6 +6,7 @@
 import type { Finding } from '../../laws/types.js';
 import type { DirectorFinding } from '../types.js';
 import type { StoredDecision } from './store.js';
+import { compareIds } from '../scoring/collate.js';
 
 /** A deal's findings, as the engine gave them, and where the deal was played. */
 interface DealFindings { table: string; board: number; round?: number; fromSeq: number; findings: Finding[]; inPlay: boolean }
@@ -31,7 +32,7 @@ export class FindingsBook {
     for (const l of live) {
       if (l.findings.length > 0 && !this.deals.has(`${l.table}:${l.fromSeq}`)) all.push({ ...l, findings: l.findings.slice(), inPlay: true });
     }
-    all.sort((a, b) => (b.findings.at(-1)?.seq ?? b.fromSeq) - (a.findings.at(-1)?.seq ?? a.fromSeq) || a.table.localeCompare(b.table, undefined, { numeric: true }));
+    all.sort((a, b) => (b.findings.at(-1)?.seq ?? b.fromSeq) - (a.findings.at(-1)?.seq ?? a.fromSeq) || compareIds(a.table, b.table));
     return all.flatMap((d) => d.findings.map((f, i): DirectorFinding => {
       const ruling = ruled.get(`${d.board}:${d.table}`);
       return {
