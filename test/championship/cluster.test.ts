@@ -88,7 +88,7 @@ describe.each(CASES)('director instances sharing a store on $engine, broker $bro
     const hoyle = EXPECTED.hands;
     const st = obs.get<ScoreReport>('club/s1/standings')!;
     expect(st.boards.find((x) => x.board === 1)!.results.map((r) => r.tricks)).toEqual([hoyle[0].tricksWon, hoyle[0].tricksWon]);
-    // A deal's last lifts come after the card that completes it, so the standings can show it (STANDINGS_MS after
+    // A deal's last lifts come after the card that completes it, so the standings can show it (on the next turn after
     // the result) before they are stored: wait for them, then every event is stored once.
     for (const [i, t] of tables.entries()) {
       await waitFor(async () => (await a.store.events('s1', String(i + 1))).length >= t.journal.length, T, `table ${i + 1}'s events stored`);

@@ -45,7 +45,7 @@ describe('director instances as processes on PostgreSQL', () => {
     expect(resultsIn(obs.get<ScoreReport>('club/s1/standings'))).toEqual(['1@1', '1@2', '2@1', '2@2']);
     const st = obs.get<ScoreReport>('club/s1/standings')!;
     expect(st.boards.find((b) => b.board === 1)!.results.map((r) => r.tricks)).toEqual([EXPECTED.hands[0].tricksWon, EXPECTED.hands[0].tricksWon]);
-    // A deal's last lifts come after the card that completes it, so the standings can show it (STANDINGS_MS after
+    // A deal's last lifts come after the card that completes it, so the standings can show it (on the next turn after
     // the result) before they are stored: wait for them, then every event is stored once.
     for (const [i, t] of tables.entries()) {
       await waitFor(async () => (await store.events('s1', String(i + 1))).length >= t.journal.length, T, `table ${i + 1}'s events stored`);

@@ -4,7 +4,7 @@
 // clock: this checks when the director scores, not how fast.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ScoreReport, Traveller } from '../../src/club/types.js';
-import { DirectorState, STANDINGS_COST_FACTOR, STANDINGS_MS } from '../../src/club/director/state.js';
+import { DirectorState, STANDINGS_COST_FACTOR } from '../../src/club/director/state.js';
 import { scheduleFlush } from '../../src/club/director/standings.js';
 import { SCHEDULE, STUBS, quietLog, testConfig } from './director-rig.js';
 
@@ -17,7 +17,7 @@ describe('the standings are scored soon after a result, and paced by their cost'
   let st: DirectorState;
 
   beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'Date'] });
     const epoch = Date.now();
     // performance.now: the fake clock, plus the time the stubbed scoring "took".
     vi.spyOn(performance, 'now').mockImplementation(() => Date.now() - epoch + extra);
@@ -52,16 +52,16 @@ describe('the standings are scored soon after a result, and paced by their cost'
     scheduleFlush(st);
   };
 
-  it(`a result is scored ${STANDINGS_MS} ms after it settles (the next turn), and the results settled together are scored once`, () => {
+  it('a result is scored on the next turn after it settles (setImmediate, no timer), and the results settled together are scored once', () => {
     result(1, '1');
     result(2, '2');
     expect(scored).toHaveLength(0);
-    vi.advanceTimersByTime(STANDINGS_MS);
+    vi.advanceTimersByTime(0);
     expect(scored).toHaveLength(1);
     expect(scored[0].map((t) => t.board)).toEqual([1, 2]);
     // Nothing changed since: no scoring for nothing.
     scheduleFlush(st);
-    vi.advanceTimersByTime(10 * STANDINGS_MS);
+    vi.advanceTimersByTime(10);
     expect(scored).toHaveLength(1);
   });
 
@@ -69,20 +69,20 @@ describe('the standings are scored soon after a result, and paced by their cost'
     cost = 40;
     // One costly scoring (a cold start): the next is not held back.
     result(1, '1');
-    vi.advanceTimersByTime(STANDINGS_MS);
+    vi.advanceTimersByTime(0);
     expect(scored).toHaveLength(1);
     result(2, '1');
-    vi.advanceTimersByTime(STANDINGS_MS);
+    vi.advanceTimersByTime(0);
     expect(scored).toHaveLength(2);
     result(2, '2');
-    // This one is cheap: the one after it waits STANDINGS_MS again.
+    // This one is cheap: the one after it waits for the next turn only.
     cost = 0;
     vi.advanceTimersByTime(STANDINGS_COST_FACTOR * 40 - 1);
     expect(scored).toHaveLength(2);
     vi.advanceTimersByTime(1);
     expect(scored).toHaveLength(3);
     result(1, '2');
-    vi.advanceTimersByTime(STANDINGS_MS);
+    vi.advanceTimersByTime(0);
     expect(scored).toHaveLength(4);
   });
 
@@ -91,9 +91,9 @@ describe('the standings are scored soon after a result, and paced by their cost'
     cost = 40;
     preempted = 38;
     result(1, '1');
-    vi.advanceTimersByTime(STANDINGS_MS);
+    vi.advanceTimersByTime(0);
     result(2, '1');
-    vi.advanceTimersByTime(STANDINGS_MS);
+    vi.advanceTimersByTime(0);
     expect(scored).toHaveLength(2);
     result(2, '2');
     vi.advanceTimersByTime(STANDINGS_COST_FACTOR * 2 - 1);

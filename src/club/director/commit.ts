@@ -2,7 +2,7 @@
 // group with those of the messages around it, and acknowledged once committed; a full or read-only store waited out
 // and any other store failure fatal.
 import { type StoreOps, type StoredEvent, storeFault } from './store.js';
-import { type CommitGroup, type DirectorState, Work, StoreFailure, STORE_RETRY_MS } from './state.js';
+import { type CommitGroup, type DirectorState, Work, StoreFailure, STORE_RETRY_MS, SYNCS_IN_FLIGHT } from './state.js';
 import { scheduleFlush } from './standings.js';
 
 /** Run `fn` after everything queued before it: the director's state changes one message at a time. */
@@ -44,7 +44,7 @@ export function commit(st: DirectorState, fn: ((tx: StoreOps) => Promise<void>) 
 /** A promise that resolves once everything committed so far, and everything queued, is on disk. */
 export function durable(st: DirectorState): Promise<void> {
   // Groups are settled in order: the newest one's promise covers all before it.
-  return st.openGroup?.done ?? st.committing?.done ?? st.unsynced.at(-1)?.done ?? st.syncing?.done ?? Promise.resolve();
+  return st.openGroup?.done ?? st.committing?.done ?? st.unsynced.at(-1)?.done ?? st.syncing.at(-1)?.at(-1)?.done ?? Promise.resolve();
 }
 
 function newGroup(): CommitGroup {
@@ -82,29 +82,31 @@ function kick(st: DirectorState): void {
 }
 
 /**
- * Make the committed groups durable, one fdatasync at a time (the thread pool's): a sync covers every group committed
- * before it began, so the groups committed while one runs wait for the next, and are settled together, in order. A
- * failed sync is fatal, as any store failure that is not a fault the operator can fix: what the WAL held may be
- * lost, and a restart rebuilds from what the store has.
+ * Make the committed groups durable with fdatasyncs on the thread pool, up to SYNCS_IN_FLIGHT at once: a sync covers
+ * every group committed before it began, so a group committed while one runs starts its own at once instead of
+ * waiting for it (issue 18: at a round's end that wait was a second sync's time added to the result's). A sync that
+ * ends settles its groups and every earlier group still waiting, in order. A failed sync is fatal, as any store
+ * failure that is not a fault the operator can fix: what the WAL held may be lost, and a restart rebuilds from what
+ * the store has.
  */
 function syncGroups(st: DirectorState): void {
-  if (st.syncing || st.unsynced.length === 0) return;
+  if (st.syncing.length >= SYNCS_IN_FLIGHT || st.unsynced.length === 0) return;
   const batch = st.unsynced.splice(0);
   if (st.failed) {
     for (const g of batch) g.reject(new StoreFailure('director: the store failed; not acknowledging'));
     return;
   }
-  st.syncing = batch[batch.length - 1];
+  st.syncing.push(batch);
   st.store!.sync().then(() => {
-    for (const g of batch) g.resolve();
+    // This sync began after every batch before it was committed: it covers them too.
+    const i = st.syncing.indexOf(batch);
+    for (const b of st.syncing.splice(0, i + 1)) for (const g of b) g.resolve();
   }, (err: Error) => {
     fail(st, new Error(`cannot sync the store ${st.store!.where} to disk: ${err.message}`));
     const e = new StoreFailure(err.message);
-    for (const g of batch) g.reject(e);
-  }).finally(() => {
-    st.syncing = null;
-    syncGroups(st);
-  });
+    const i = st.syncing.indexOf(batch);
+    for (const b of i < 0 ? [] : st.syncing.splice(0, i + 1)) for (const g of b) g.reject(e);
+  }).finally(() => syncGroups(st));
 }
 
 /**

@@ -108,25 +108,36 @@ export function pub(st: DirectorState, topic: string, body: unknown, retain: boo
 }
 
 /**
- * Publish a retained message of which only the latest counts (standings, snapshot, released trays): while one is
- * in flight, a newer one waits and replaces any other waiting. A director that publishes faster than the broker
- * acknowledges then holds one message a topic, not a queue that grows without bound.
+ * Publish a retained message of which only the latest counts (standings, snapshot, released trays): while
+ * LATEST_IN_FLIGHT are in flight, a newer one waits and replaces any other waiting. A director that publishes faster
+ * than the broker acknowledges then holds one message a topic, not a queue that grows without bound. Two in flight,
+ * not one: at a round's end the event loop is busy folding the tables' events and reads a PUBACK late, and a
+ * standings message held for it was 1.5-3 ms later to the spectators (issue 18).
  */
 export function pubLatest(st: DirectorState, topic: string, body: string): void {
   const c = st.client;
   if (!c || st.failed || tooLarge(st, topic, body)) return;
-  if (st.latest.has(topic)) {
-    st.latest.set(topic, body);
+  let slot = st.latest.get(topic);
+  if (!slot) st.latest.set(topic, slot = { flying: 0, next: null });
+  if (slot.flying >= LATEST_IN_FLIGHT) {
+    slot.next = body;
     return;
   }
-  st.latest.set(topic, null);
+  slot.flying++;
+  const mine = slot;
   c.publish(topic, body, { qos: 1, retain: true }, (err) => {
     if (err && !st.stopped) st.log.warn({ err: err.message, topic }, 'director: publish failed');
-    const next = st.latest.get(topic);
-    st.latest.delete(topic);
-    if (next != null && !st.stopped) pubLatest(st, topic, next);
+    mine.flying--;
+    const next = mine.next;
+    mine.next = null;
+    if (mine.flying === 0 && next === null) st.latest.delete(topic);
+    // The broker takes a connection's messages in order: the last sent is the one it retains.
+    if (next !== null && !st.stopped) pubLatest(st, topic, next);
   });
 }
+
+/** How many messages of one latest-only topic may await their PUBACK at once (pubLatest). */
+export const LATEST_IN_FLIGHT = 2;
 
 /**
  * A message over the broker's message_size_limit is not sent: Mosquitto would drop the connection, and mqtt.js would

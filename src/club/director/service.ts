@@ -105,7 +105,7 @@ export class DirectorService {
     // A clean stop gives the leases up, so the other instances take the tables at once; a failed store cannot.
     if (st.leases) await st.leases.stop(!st.failed);
     if (st.retryTimer) clearInterval(st.retryTimer);
-    if (st.flushTimer) clearTimeout(st.flushTimer);
+    st.flushCancel?.();
     if (st.snapTimer) clearTimeout(st.snapTimer);
     st.wakeRetry?.();
     await st.chain.catch(() => undefined);

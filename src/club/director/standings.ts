@@ -2,7 +2,7 @@
 import { compareIds } from '../scoring/collate.js';
 import type { SessionExport } from '../types.js';
 import { exportNames, withNames } from './players.js';
-import { type DirectorState, type DirectorTraveller, STANDINGS_COST_FACTOR, STANDINGS_MS, isLeader, warnOnce } from './state.js';
+import { type DirectorState, type DirectorTraveller, STANDINGS_COST_FACTOR, isLeader, warnOnce } from './state.js';
 import { pubLatest } from './mqtt.js';
 import { trayRecords } from './records.js';
 import { flushSnapshot } from './snapshot.js';
@@ -97,15 +97,25 @@ export function groupOf(st: DirectorState, board: number, table: string): number
 }
 
 /**
- * Flush the standings (and ask for the snapshot, paced on its own) STANDINGS_MS after a change, once however many
- * changes come meanwhile; later when the last two scorings were costly (standingsDue).
+ * Flush the standings (and ask for the snapshot, paced on its own) on the next turn of the event loop after a change,
+ * once however many changes come meanwhile; later when the last two scorings were costly (standingsDue). The next
+ * turn is setImmediate's, right after the I/O just read: a timer of even 1 ms let the next burst of table events be
+ * folded first at a round's end (issue 18).
  */
 export function scheduleFlush(st: DirectorState): void {
-  if (st.flushTimer || st.stopped) return;
-  st.flushTimer = setTimeout(() => {
-    st.flushTimer = null;
+  if (st.flushCancel || st.stopped) return;
+  const run = () => {
+    st.flushCancel = null;
     flushNow(st);
-  }, Math.max(STANDINGS_MS, st.standingsDue - performance.now()));
+  };
+  const wait = st.standingsDue - performance.now();
+  if (wait > 0) {
+    const t = setTimeout(run, wait);
+    st.flushCancel = () => clearTimeout(t);
+  } else {
+    const i = setImmediate(run);
+    st.flushCancel = () => clearImmediate(i);
+  }
 }
 
 /** Score and publish the standings when changed (the leader only), and mark the snapshot due. */

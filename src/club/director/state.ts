@@ -126,13 +126,6 @@ export function resultKey(r: { table: string; traveller: Traveller }): string {
 export const FLUSH_MS = 100;
 
 /**
- * The standings are scored and published this long after a change (ms): the next turn of the event loop, so that the
- * results a group commit settles together are scored once, and a spectator sees a result move the standings with the
- * card (issue 18; it was 100 ms, then 15). Bursts are spaced by the cost of the scoring (STANDINGS_COST_FACTOR).
- */
-export const STANDINGS_MS = 1;
-
-/**
  * After a scoring that took c ms of CPU the next waits at least this many times c: scoring then takes at most a fifth
  * of the event loop, however large the session, and the tables' events are not held up behind it.
  */
@@ -140,6 +133,9 @@ export const STANDINGS_COST_FACTOR = 4;
 
 /** The first wait before a full or read-only store is tried again (ms); it doubles up to storeRetryMaxMs. */
 export const STORE_RETRY_MS = 250;
+
+/** SQLite in WAL mode: the WAL's fdatasyncs that may run at once (libuv's thread pool has 4 threads). */
+export const SYNCS_IN_FLIGHT = 2;
 
 /** How often a cluster instance reads back what the others stored (ms): the standings lag the cards by about this. */
 export const SYNC_MS = 250;
@@ -207,8 +203,8 @@ export class DirectorState {
   /** performance.now() before which no new snapshot is sent: 9 times the cost of the last one (see flushSnapshot). */
   snapDue = 0;
   snapTimer: NodeJS.Timeout | null = null;
-  /** Retained topics where only the latest message counts: the body waiting while one is in flight (null: none). */
-  readonly latest = new Map<string, string | null>();
+  /** Retained topics where only the latest message counts: how many are in flight, and the body waiting (null: none). */
+  readonly latest = new Map<string, { flying: number; next: string | null }>();
   readonly watchers = new Set<(s: DirectorSnapshot) => void>();
   chain: Promise<void> = Promise.resolve();
   /**
@@ -219,11 +215,12 @@ export class DirectorState {
   /** Group commit: the writes queued for the next transaction, the one on its way, and whether one is scheduled. */
   openGroup: CommitGroup | null = null;
   committing: CommitGroup | null = null;
-  /** SQLite in WAL mode: groups committed, waiting for the WAL's sync, and the newest group the running sync covers. */
+  /** SQLite in WAL mode: groups committed, waiting for a WAL sync to begin, and the groups of each sync running. */
   readonly unsynced: CommitGroup[] = [];
-  syncing: CommitGroup | null = null;
+  readonly syncing: CommitGroup[][] = [];
   groupScheduled = false;
-  flushTimer: NodeJS.Timeout | null = null;
+  /** Cancels the flush of the standings scheduled (scheduleFlush); null when none is. */
+  flushCancel: (() => void) | null = null;
   retryTimer: NodeJS.Timeout | null = null;
   readonly warned = new Set<string>();
   /** What the tables may send: the limits, and the refusals counted (src/club/director/intake.ts). */
