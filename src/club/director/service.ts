@@ -35,6 +35,7 @@ import { flushNow, scoredTravellers, sessionExport } from './standings.js';
 import { snapshot, subscribe } from './snapshot.js';
 import { rebuild } from './restore.js';
 import { handTable, startWeb, tablePins } from './web-wiring.js';
+import { rehearse } from './rehearsal.js';
 
 export { generateSchedule, type ClubFunctions, type DirectorServiceOptions, type DirectorTraveller } from './state.js';
 
@@ -68,6 +69,7 @@ export class DirectorService {
     st.players = new Players(st.store.db, st.c.session, st.c.pairs, () => st.store!.sync());
     await st.players.load();
     await rebuild(st);
+    await rehearse(st);
     const cl = st.c.cluster;
     st.instance = cl ? (cl.instance ?? `${hostname()}-${process.pid}`) : '';
     st.clientId = st.c.mqtt.clientId
