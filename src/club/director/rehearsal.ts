@@ -1,9 +1,9 @@
-// A rehearsal before the first table connects (issue 18): the session's first tray played at two of its tables,
-// made up from a fixed seed, taken by a director of its own on an in-memory store through the same modules as the
-// real one (intake, fold, result, tray record and its check, group commit, standings, snapshot), then dropped. V8
-// compiles each function at its first call, Kysely builds each statement's first query, and the first sort by ids
-// pages in ICU's collation data: without it, round 1's end took 80-95 ms to reach the standings in the club bench,
-// against 25-45 ms for the rounds after.
+// A rehearsal before the first table connects (issue 18), on a SQLite director: the session's first tray played at
+// two of its tables, made up from a fixed seed, taken by a director of its own on an in-memory store through the
+// same modules as the real one (intake, fold, result, tray record and its check, group commit, standings, snapshot),
+// then dropped. V8 compiles each function at its first call, Kysely builds each statement's first query, and the
+// first sort by ids pages in ICU's collation data: without it, round 1's end took 80-95 ms to reach the standings in
+// the club bench, against 25-45 ms for the rounds after.
 import { createRng } from '../../sim/prng.js';
 import { simulateDeal } from '../../sim/simulate.js';
 import { DirectorState } from './state.js';
@@ -21,7 +21,8 @@ export interface Rehearsal { results: number; records: number; scored: number }
 export async function rehearse(st: DirectorState): Promise<Rehearsal> {
   const board = st.index.boards()[0];
   const plays = board === undefined ? [] : st.index.playsOf(board).slice(0, 2);
-  if (plays.length === 0) return { results: 0, records: 0, scored: 0 };
+  // A PostgreSQL instance (a championship) would load better-sqlite3 for it: 3 MB it never otherwise carries.
+  if (plays.length === 0 || st.store?.engine !== 'sqlite') return { results: 0, records: 0, scored: 0 };
   const store = await DirectorStore.open('sqlite::memory:');
   const { cluster: _, ...config } = st.c;
   const r = new DirectorState({
