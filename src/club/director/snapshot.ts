@@ -6,6 +6,9 @@ import { type DirectorState, FLUSH_MS, isLeader, followed } from './state.js';
 import { pubLatest } from './mqtt.js';
 import { hasResult } from './results.js';
 
+/** How long a snapshot due waits for results on their way to the standings before it looks again (ms). */
+const SNAPSHOT_YIELD_MS = 5;
+
 /** The latest snapshot (what the page shows). */
 export function snapshot(st: DirectorState): DirectorSnapshot {
   if (!st.snap || st.snapDirty) {
@@ -30,12 +33,20 @@ export function subscribe(st: DirectorState, fn: (s: DirectorSnapshot) => void):
 export function flushSnapshot(st: DirectorState): void {
   if (!st.snapUnsent || st.failed || st.stopped || st.snapTimer) return;
   if (!isLeader(st) && st.watchers.size === 0) return;
-  const wait = st.snapDue - performance.now();
+  const now = performance.now();
+  const wait = st.snapDue - now;
   if (wait > 0) {
     st.snapTimer = setTimeout(() => { st.snapTimer = null; flushSnapshot(st); }, wait);
     return;
   }
-  const t0 = performance.now();
+  // Results on their way to the standings go first: at a round's end a snapshot (1-3 ms for 30 tables) built between
+  // two scorings held up the standings of the results behind it (issue 18). Looked at again every few ms; a snapshot
+  // due for FLUSH_MS goes out whatever is pending.
+  if ((st.flushCancel !== null || st.uncommitted.size > 0) && -wait < FLUSH_MS) {
+    st.snapTimer = setTimeout(() => { st.snapTimer = null; flushSnapshot(st); }, Math.min(SNAPSHOT_YIELD_MS, FLUSH_MS + wait));
+    return;
+  }
+  const t0 = now;
   st.snapUnsent = false;
   const snap = snapshot(st);
   if (isLeader(st)) pubLatest(st, st.topics.director, snapshotJson(st, snap));
