@@ -21,13 +21,15 @@ export interface Rehearsal { results: number; records: number; scored: number }
 export async function rehearse(st: DirectorState): Promise<Rehearsal> {
   const board = st.index.boards()[0];
   const plays = board === undefined ? [] : st.index.playsOf(board).slice(0, 2);
-  // A PostgreSQL instance (a championship) would load better-sqlite3 for it: 3 MB it never otherwise carries.
+  // A PostgreSQL instance (a championship) would load better-sqlite3 for it, a driver it never otherwise carries.
   if (plays.length === 0 || st.store?.engine !== 'sqlite') return { results: 0, records: 0, scored: 0 };
   const store = await DirectorStore.open('sqlite::memory:');
   const { cluster: _, ...config } = st.c;
   const r = new DirectorState({
     ...st.opts, config: { ...config, store: { url: 'sqlite::memory:' } }, store, schedule: st.schedule, web: false,
     log: st.log.child({ rehearsal: true }, { level: 'silent' }),
+    // Its store failing is not the session's: the real director's owner must not restart it for that.
+    onFatal: () => undefined,
   });
   try {
     await rebuild(r);
