@@ -1,11 +1,20 @@
 // Standings: the travellers as scored (adjustments, averages and fouled-board groups by law), and their publish.
 import { compareIds } from '../scoring/collate.js';
-import type { SessionExport } from '../types.js';
+import type { SessionExport, Traveller } from '../types.js';
 import { exportNames, withNames } from './players.js';
 import { type DirectorState, type DirectorTraveller, STANDINGS_COST_FACTOR, isLeader, warnOnce } from './state.js';
 import { pubLatest } from './mqtt.js';
 import { trayRecords } from './records.js';
 import { flushSnapshot } from './snapshot.js';
+
+/**
+ * Two travellers' tables in a player's order: by number where both are numbers (the director's own travellers),
+ * which is the collator's order for them without its cost (issue 18: the sort took 0.6 ms of each scoring at 720
+ * results); ids otherwise.
+ */
+function compareTables(a: Traveller['table'], b: Traveller['table']): number {
+  return typeof a === 'number' && typeof b === 'number' ? a - b : compareIds(String(a), String(b));
+}
 
 /** The travellers as scored: the results, the director's adjustments applied, fouled-board groups marked. */
 export function scoredTravellers(st: DirectorState): DirectorTraveller[] {
@@ -17,7 +26,7 @@ export function scoredTravellers(st: DirectorState): DirectorTraveller[] {
     const u = st.uncommitted.get(key);
     return u ? (u.before ? [u.before] : []) : [r];
   });
-  for (const r of committed.sort((a, b) => a.traveller.board - b.traveller.board || compareIds(String(a.traveller.table), String(b.traveller.table)) || (a.traveller.round ?? 0) - (b.traveller.round ?? 0))) {
+  for (const r of committed.sort((a, b) => a.traveller.board - b.traveller.board || compareTables(a.traveller.table, b.traveller.table) || (a.traveller.round ?? 0) - (b.traveller.round ?? 0))) {
     const t: DirectorTraveller = { ...r.traveller };
     // An adjustment names a tray and a table: where the table played the tray in two rounds it applies to both.
     const key = `${t.board}:${r.table}`;
