@@ -27,14 +27,21 @@ export function scoredTravellers(st: DirectorState): DirectorTraveller[] {
     return u ? (u.before ? [u.before] : []) : [r];
   });
   for (const r of committed.sort((a, b) => a.traveller.board - b.traveller.board || compareTables(a.traveller.table, b.traveller.table) || (a.traveller.round ?? 0) - (b.traveller.round ?? 0))) {
-    const t: DirectorTraveller = { ...r.traveller };
+    const board = r.traveller.board;
     // An adjustment names a tray and a table: where the table played the tray in two rounds it applies to both.
-    const key = `${t.board}:${r.table}`;
-    const adj = st.adjustments.get(key) ?? (st.fouledBoards.has(t.board) ? undefined : byLaw.get(key));
-    if (adj !== undefined) t.adjusted = adj;
-    const g = groupOf(st, t.board, r.table) ?? (st.fouledBoards.has(t.board) ? undefined : groups.get(t.board)?.(r.table));
-    if (g !== undefined) t.version = g;
-    out.push(t);
+    const key = `${board}:${r.table}`;
+    const adj = st.adjustments.get(key) ?? (st.fouledBoards.has(board) ? undefined : byLaw.get(key));
+    const g = groupOf(st, board, r.table) ?? (st.fouledBoards.has(board) ? undefined : groups.get(board)?.(r.table));
+    // The same object as last time for the same result, adjustment and group: the score cache's boards stay valid.
+    const last = st.lastTravellers.get(r);
+    if (last && last.adjusted === adj && last.version === g) out.push(last.t);
+    else {
+      const t: DirectorTraveller = { ...r.traveller };
+      if (adj !== undefined) t.adjusted = adj;
+      if (g !== undefined) t.version = g;
+      st.lastTravellers.set(r, { adjusted: adj, version: g, t });
+      out.push(t);
+    }
     seen.add(key);
   }
   for (const [key, adjusted] of st.adjustments) {
@@ -138,7 +145,7 @@ export function flushNow(st: DirectorState): void {
     const travellers = scoredTravellers(st);
     if (travellers.length > 0) {
       try {
-        st.standings = withNames(st.fns.scoreTravellers(travellers, st.c.scoring.method ? { method: st.c.scoring.method } : {}), st.players?.pairs() ?? {});
+        st.standings = withNames(st.fns.scoreTravellers(travellers, { ...(st.c.scoring.method ? { method: st.c.scoring.method } : {}), cache: st.scoreCache }), st.players?.pairs() ?? {});
         pubLatest(st, st.topics.standings, JSON.stringify(st.standings));
       } catch (err) {
         // Logged once per reason: the next change of the travellers tries again.

@@ -5,7 +5,7 @@ import type { MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 import type { TableEvent } from '../../formats/table-log.js';
 import { sessionTopics, tableTopics, type SessionTopics } from '../../feed/topics.js';
-import { scoreTravellers as realScoreTravellers } from '../scoring/index.js';
+import { ScoreCache, scoreTravellers as realScoreTravellers } from '../scoring/index.js';
 import * as trays from '../trays/index.js';
 import { movementByName } from '../movements/index.js';
 import type { BoardAnalyses } from '../../dd/boards.js';
@@ -188,6 +188,13 @@ export class DirectorState {
   standingsDue = 0;
   /** What the last scoring took (ms). */
   standingsCost = 0;
+  /**
+   * The boards as last scored (issue 18): a result scores its own board again, not the session. The travellers of
+   * the last scoring, by the result or adjustment each was made from, are given again while those are unchanged, so
+   * that the cache sees the same objects (scoredTravellers).
+   */
+  readonly scoreCache = new ScoreCache();
+  readonly lastTravellers = new WeakMap<object, { adjusted: Traveller['adjusted']; version: number | undefined; t: DirectorTraveller }>();
   /**
    * Results changed in memory whose commit has not finished, by key: the committed result before (null: none) and
    * the commits pending. The standings show the committed one: memory runs ahead of the store while a commit is in

@@ -14,6 +14,7 @@ import { bridgeScore, isPassedOut } from './bridge-score.js';
 import { butlerImps, crossImps, round2 } from './bridge-imps.js';
 import { boardMatchpoints, matchpointTop } from './bridge-matchpoints.js';
 import { compareIds } from './collate.js';
+import type { ScoreCache } from './board-cache.js';
 
 export { boardDealer, boardVulnerability, bridgeScore, contractScore, isPassedOut, isVulnerable, type Vulnerability } from './bridge-score.js';
 export { butlerDatum, crossImps, imps } from './bridge-imps.js';
@@ -30,6 +31,8 @@ export interface BridgeTraveller extends Traveller {
 export interface BridgeScoreOptions {
   /** Results a full board has; default: the most results (played or adjusted) any board has. */
   expected?: number;
+  /** Boards kept scored between scorings of a growing session (board-cache.ts); the same report as without. */
+  cache?: ScoreCache;
 }
 
 type BridgeMethod = Exclude<ScoreMethod, 'average'>;
@@ -90,23 +93,81 @@ function rankField(rows: PairStanding[], key: (p: PairStanding) => number): void
   });
 }
 
+/** What a ScoreCache keeps of one bridge board: its entry in the report, and what it gives each pair in order. */
+interface BridgeBoardPart {
+  entry: ScoreReport['boards'][number];
+  credits: [string, Direction, number][];
+}
+
+/** One board's results scored (`idx`: the lines' places in the travellers, for the messages). */
+function scoreBoard(board: number, list: Line[], idx: readonly number[], method: BridgeMethod, expected: number): BridgeBoardPart {
+  list.forEach((l, k) => {
+    for (const o of list.slice(0, k)) {
+      for (const p of [l.t.ns, l.t.ew]) {
+        if (p === o.t.ns || p === o.t.ew) throw new Error(`${where(l.t, idx[k])}: pair ${p} already has a result on board ${l.t.board}; remove the duplicate line`);
+      }
+    }
+  });
+  const top = matchpointTop(expected);
+  const mp = method === 'matchpoints';
+  // Comparison groups: one per version of the board (one when it was not fouled); adjusted results stand apart.
+  const groups = new Map<string, Line[]>();
+  for (const l of list) {
+    if (l.score === undefined) continue;
+    groups.set(l.group, [...(groups.get(l.group) ?? []), l]);
+  }
+  const ns = new Map<Line, number>();
+  const groupLists = [...groups.values()];
+  if (mp) {
+    const values = boardMatchpoints(groupLists.map((g) => g.map((l) => l.score!)), expected);
+    groupLists.forEach((g, gi) => g.forEach((l, k) => ns.set(l, values[gi][k])));
+  } else {
+    for (const g of groupLists) {
+      const scores = g.map((l) => l.score!);
+      const values = method === 'butler' ? butlerImps(scores).imps : crossImps(scores);
+      g.forEach((l, k) => ns.set(l, values[k]));
+    }
+  }
+  const credits: BridgeBoardPart['credits'] = [];
+  const results: ScoredResult[] = list.map((l) => {
+    const r: ScoredResult = { ns: l.t.ns, ew: l.t.ew };
+    if (l.t.table !== undefined) r.table = l.t.table;
+    if (l.t.handScored) r.handScored = true;
+    let nsValue: number;
+    let ewValue: number;
+    if (l.adjusted) {
+      nsValue = mp ? round2((l.adjusted.NS * top) / 100) : round2((l.adjusted.NS - 50) * 0.3);
+      ewValue = mp ? round2((l.adjusted.EW * top) / 100) : round2((l.adjusted.EW - 50) * 0.3);
+    } else {
+      r.contract = l.t.contract;
+      if (typeof l.t.tricks === 'number') r.declarerTricks = l.t.tricks;
+      r.score = l.score;
+      nsValue = ns.get(l)!;
+      ewValue = mp ? round2(top - nsValue) : round2(-nsValue);
+    }
+    if (mp) r.mp = { NS: nsValue, EW: ewValue };
+    else r.imps = { NS: nsValue, EW: ewValue };
+    credits.push([l.t.ns, 'NS', nsValue], [l.t.ew, 'EW', ewValue]);
+    return r;
+  });
+  return { entry: mp ? { board, results, top } : { board, results }, credits };
+}
+
 /** Score bridge travellers by matchpoints (Neuberg where a board was not played everywhere), cross-IMPs or Butler. */
 export function scoreBridge(travellers: readonly Traveller[], method: BridgeMethod, opts: BridgeScoreOptions = {}): ScoreReport {
   if (method !== 'matchpoints' && method !== 'cross-imps' && method !== 'butler') {
     throw new Error(`method ${JSON.stringify(method)}: bridge is scored by "matchpoints", "cross-imps" or "butler"`);
   }
-  const lines = (travellers as readonly BridgeTraveller[]).map(readLine);
-  const byBoard = new Map<number, Line[]>();
-  lines.forEach((l, i) => {
-    const list = byBoard.get(l.t.board) ?? [];
-    for (const o of list) {
-      for (const p of [l.t.ns, l.t.ew]) {
-        if (p === o.t.ns || p === o.t.ew) throw new Error(`${where(l.t, i)}: pair ${p} already has a result on board ${l.t.board}; remove the duplicate line`);
-      }
-    }
-    list.push(l);
-    byBoard.set(l.t.board, list);
+  const all = travellers as readonly BridgeTraveller[];
+  // Each board's travellers by their places in the list, in its order.
+  const byBoard = new Map<number, number[]>();
+  all.forEach((t, i) => {
+    const list = byBoard.get(t.board);
+    if (list) list.push(i);
+    else byBoard.set(t.board, [i]);
   });
+  // Without a cache every line is read first: the first bad line in the list is the one reported.
+  const lines = opts.cache ? null : all.map(readLine);
   const most = Math.max(0, ...[...byBoard.values()].map((l) => l.length));
   const expected = opts.expected ?? most;
   if (!Number.isInteger(expected) || expected < most) {
@@ -126,48 +187,13 @@ export function scoreBridge(travellers: readonly Traveller[], method: BridgeMeth
 
   const boards: ScoreReport['boards'] = [];
   for (const board of [...byBoard.keys()].sort((a, b) => a - b)) {
-    const list = byBoard.get(board)!;
-    // Comparison groups: one per version of the board (one when it was not fouled); adjusted results stand apart.
-    const groups = new Map<string, Line[]>();
-    for (const l of list) {
-      if (l.score === undefined) continue;
-      groups.set(l.group, [...(groups.get(l.group) ?? []), l]);
-    }
-    const ns = new Map<Line, number>();
-    const groupLists = [...groups.values()];
-    if (mp) {
-      const values = boardMatchpoints(groupLists.map((g) => g.map((l) => l.score!)), expected);
-      groupLists.forEach((g, gi) => g.forEach((l, k) => ns.set(l, values[gi][k])));
-    } else {
-      for (const g of groupLists) {
-        const scores = g.map((l) => l.score!);
-        const values = method === 'butler' ? butlerImps(scores).imps : crossImps(scores);
-        g.forEach((l, k) => ns.set(l, values[k]));
-      }
-    }
-    const results: ScoredResult[] = list.map((l) => {
-      const r: ScoredResult = { ns: l.t.ns, ew: l.t.ew };
-      if (l.t.table !== undefined) r.table = l.t.table;
-      if (l.t.handScored) r.handScored = true;
-      let nsValue: number;
-      let ewValue: number;
-      if (l.adjusted) {
-        nsValue = mp ? round2((l.adjusted.NS * top) / 100) : round2((l.adjusted.NS - 50) * 0.3);
-        ewValue = mp ? round2((l.adjusted.EW * top) / 100) : round2((l.adjusted.EW - 50) * 0.3);
-      } else {
-        r.contract = l.t.contract;
-        if (typeof l.t.tricks === 'number') r.declarerTricks = l.t.tricks;
-        r.score = l.score;
-        nsValue = ns.get(l)!;
-        ewValue = mp ? round2(top - nsValue) : round2(-nsValue);
-      }
-      if (mp) r.mp = { NS: nsValue, EW: ewValue };
-      else r.imps = { NS: nsValue, EW: ewValue };
-      credit(l.t.ns, 'NS', nsValue);
-      credit(l.t.ew, 'EW', ewValue);
-      return r;
-    });
-    boards.push(mp ? { board, results, top } : { board, results });
+    const idx = byBoard.get(board)!;
+    const make = () => scoreBoard(board, idx.map((i) => lines ? lines[i] : readLine(all[i], i)), idx, method, expected);
+    // A board's scores depend on the method and, for matchpoints, on the results a board is expected to have.
+    const part = opts.cache ? opts.cache.part(`bridge:${method}:${expected}`, board, idx.map((i) => all[i]), make) : make();
+    // Summed board by board, line by line, as the lines come: the totals are the same to the last bit either way.
+    for (const [pair, dir, value] of part.credits) credit(pair, dir, value);
+    boards.push(part.entry);
   }
 
   // A Mitchell keeps each pair in one direction all session and is ranked in two fields; a Howell in one.

@@ -6,6 +6,7 @@ import { ScoringError } from './errors.js';
 import { type WhistMethod, type WhistOptions, scoreWhist } from './whist.js';
 
 export { ScoringError } from './errors.js';
+export { ScoreCache } from './board-cache.js';
 export type { WhistMethod, WhistOptions, WhistReport, WhistTraveller } from './whist.js';
 
 /** Methods for bridge travellers. */
@@ -32,7 +33,7 @@ export function scoreTravellers(travellers: readonly Traveller[], opts: ScoreOpt
     if (!(BRIDGE_METHODS as readonly string[]).includes(method)) {
       throw new ScoringError(`method: "${method}" scores whist tricks; bridge travellers (with a contract) are scored by ${BRIDGE_METHODS.join(', ')}`, undefined, 'method');
     }
-    return scoreBridge(travellers, method as Exclude<ScoreMethod, 'average'>);
+    return scoreBridge(travellers, method as Exclude<ScoreMethod, 'average'>, opts.cache ? { cache: opts.cache } : {});
   }
   const method = opts.method ?? 'average';
   if (!(WHIST_METHODS as readonly string[]).includes(method)) {

@@ -7,6 +7,7 @@ import type { Seat } from '../../cards/seat.js';
 import type { Direction, PairStanding, ScoreReport, ScoredResult, Traveller } from '../types.js';
 import { ScoringError } from './errors.js';
 import { compareIds } from './collate.js';
+import type { ScoreCache } from './board-cache.js';
 
 /** The whist methods: `average` (Compass Whist), `matches` (teams or pairs, match by match), `individuals`. */
 export type WhistMethod = 'average' | 'matches' | 'individuals';
@@ -25,6 +26,8 @@ export interface WhistOptions {
    * and for matches between pairs, no for teams and individuals.
    */
   pairMatch?: boolean;
+  /** Boards kept scored between scorings of a growing session (board-cache.ts); the same report as without. */
+  cache?: ScoreCache;
 }
 
 /**
@@ -149,35 +152,58 @@ function byBoard(ts: readonly WhistTraveller[]): Map<number, number[]> {
 }
 
 /**
- * The score of every result: the director's adjustment, the average score for the deal, and Dup. X.4 at session
- * level. "The average on the deal" is that of the other tables' results on it, as made (the revoke's table is left
- * out, or its own revoke would move the average it is held to).
+ * The score of every result, board by board (scoreBoard), and each board's entry in the report; with a cache, a board
+ * whose travellers are unchanged since the last scoring is not scored again (the director's standings, issue 18).
  */
-function scoreResults(ts: readonly WhistTraveller[], pairMatch: boolean): Scored[] {
-  const boards = byBoard(ts);
-  const out: Scored[] = ts.map((t, index) => ({ index, t, final: { NS: 0, EW: 0 }, forAverage: { NS: 0, EW: 0 }, notes: [] }));
-  for (const idx of boards.values()) {
-    const played = idx.filter((i) => ts[i].adjusted === undefined);
-    const asMade = (i: number): Record<Direction, number> => ts[i].made ?? (ts[i].tricks as Record<Direction, number>);
-    for (const i of idx) {
-      const t = ts[i];
-      const s = out[i];
-      const others = played.filter((j) => j !== i);
-      if (t.adjusted === 'average') {
-        // Dup. IV.9, IV.10, V.1: "the players at that table shall take the average score for the deal".
-        if (others.length === 0) fail(`adjusted: ${where(t)} takes "the average score for the deal", but no other table played board ${t.board}; with fewer than three tables the laws give a new deal (Dup. IV.9, V.1)`, i, 'adjusted');
-        for (const d of DIRS) s.final[d] = mean(others.map((j) => (ts[j].tricks as Record<Direction, number>)[d]));
-        s.notes.push(`Dup. IV.9, V.1: the average score for the deal (${others.length} other table${others.length > 1 ? 's' : ''}): N-S ${round2(s.final.NS)}, E-W ${round2(s.final.EW)}`);
-      } else if (typeof t.adjusted === 'object') {
-        s.final = { NS: t.adjusted.NS, EW: t.adjusted.EW };
-        s.notes.push(`adjusted by the director: N-S ${t.adjusted.NS}, E-W ${t.adjusted.EW}`);
-      } else {
-        s.final = { ...(t.tricks as Record<Direction, number>) };
-      }
-      s.forAverage = { ...s.final };
-      if (t.adjusted === undefined && t.marks) revoke(s, others.map(asMade), pairMatch);
-    }
+function scoreResults(ts: readonly WhistTraveller[], pairMatch: boolean, cache?: ScoreCache): { scored: Scored[]; boards: WhistReport['boards'] } {
+  const scored: Scored[] = new Array<Scored>(ts.length);
+  const boards: WhistReport['boards'] = [];
+  for (const [board, idx] of byBoard(ts)) {
+    const own = idx.map((i) => ts[i]);
+    const make = (): WhistBoardPart => {
+      // With a cache the travellers are checked once, as their board is scored (scoreWhist checks them all otherwise).
+      if (cache) idx.forEach((i) => checkWhistTraveller(ts[i], i));
+      const part = scoreBoard(ts, idx, pairMatch);
+      return { scored: part, entry: boardEntry(board, part) };
+    };
+    const part = cache ? cache.part(`whist:${pairMatch}`, board, own, make) : make();
+    // A kept part's results may stand at other places in the list now.
+    part.scored.forEach((s, k) => { s.index = idx[k]; scored[idx[k]] = s; });
+    boards.push(part.entry);
   }
+  return { scored, boards };
+}
+
+/** What a ScoreCache keeps of one whist board: its results scored, and its entry in the report. */
+interface WhistBoardPart { scored: Scored[]; entry: WhistReport['boards'][number] }
+
+/**
+ * The score of each result of one board (`idx`, its places in `ts`): the director's adjustment, the average score
+ * for the deal, and Dup. X.4 at session level. "The average on the deal" is that of the other tables' results on it,
+ * as made (the revoke's table is left out, or its own revoke would move the average it is held to).
+ */
+function scoreBoard(ts: readonly WhistTraveller[], idx: readonly number[], pairMatch: boolean): Scored[] {
+  const out: Scored[] = idx.map((index) => ({ index, t: ts[index], final: { NS: 0, EW: 0 }, forAverage: { NS: 0, EW: 0 }, notes: [] }));
+  const played = idx.filter((i) => ts[i].adjusted === undefined);
+  const asMade = (i: number): Record<Direction, number> => ts[i].made ?? (ts[i].tricks as Record<Direction, number>);
+  idx.forEach((i, k) => {
+    const t = ts[i];
+    const s = out[k];
+    const others = played.filter((j) => j !== i);
+    if (t.adjusted === 'average') {
+      // Dup. IV.9, IV.10, V.1: "the players at that table shall take the average score for the deal".
+      if (others.length === 0) fail(`adjusted: ${where(t)} takes "the average score for the deal", but no other table played board ${t.board}; with fewer than three tables the laws give a new deal (Dup. IV.9, V.1)`, i, 'adjusted');
+      for (const d of DIRS) s.final[d] = mean(others.map((j) => (ts[j].tricks as Record<Direction, number>)[d]));
+      s.notes.push(`Dup. IV.9, V.1: the average score for the deal (${others.length} other table${others.length > 1 ? 's' : ''}): N-S ${round2(s.final.NS)}, E-W ${round2(s.final.EW)}`);
+    } else if (typeof t.adjusted === 'object') {
+      s.final = { NS: t.adjusted.NS, EW: t.adjusted.EW };
+      s.notes.push(`adjusted by the director: N-S ${t.adjusted.NS}, E-W ${t.adjusted.EW}`);
+    } else {
+      s.final = { ...(t.tricks as Record<Direction, number>) };
+    }
+    s.forAverage = { ...s.final };
+    if (t.adjusted === undefined && t.marks) revoke(s, others.map(asMade), pairMatch);
+  });
   return out;
 }
 
@@ -256,8 +282,9 @@ export function rankStandings<T extends PairStanding>(list: T[], better: (a: T, 
 /** Compare two trick counts as the report prints them (two decimals). */
 const cmp = (a: number, b: number): number => round2(a) - round2(b);
 
-function boardsOf(scored: readonly Scored[]): WhistReport['boards'] {
-  const m = new Map<number, WhistResult[]>();
+/** One board's entry in the report: its results in the travellers' order, as scored. */
+function boardEntry(board: number, scored: readonly Scored[]): WhistReport['boards'][number] {
+  const results: WhistResult[] = [];
   for (const s of scored) {
     const t = s.t;
     // Assigned in the report's key order, not spread from a temporary object per field (issue 18: this ran for every
@@ -272,15 +299,13 @@ function boardsOf(scored: readonly Scored[]): WhistReport['boards'] {
     if (t.adjusted !== undefined) r.adjusted = t.adjusted;
     if (t.handScored) r.handScored = true;
     if (s.notes.length) r.notes = s.notes;
-    const l = m.get(t.board) ?? [];
-    l.push(r);
-    m.set(t.board, l);
+    results.push(r);
   }
-  return [...m].sort((a, b) => a[0] - b[0]).map(([board, results]) => ({ board, results }));
+  return { board, results };
 }
 
 /** Compass Whist: each pair's tricks against the average of the hands it held, N-S and E-W apart. */
-function average(scored: readonly Scored[]): WhistReport {
+function average(scored: readonly Scored[], boards: WhistReport['boards']): WhistReport {
   // Each board's average per direction, from the scores the averages are made of (Dup. X.4).
   const boardAvg = new Map<number, Record<Direction, number>>();
   for (const [board, idx] of byBoard(scored.map((s) => s.t))) {
@@ -314,7 +339,7 @@ function average(scored: readonly Scored[]): WhistReport {
     method: 'average',
     averages: { NS: round2(averages.NS), EW: round2(averages.EW) },
     pairs: rankStandings(standings, (a, b) => cmp(b.vsAverage!, a.vsAverage!)),
-    boards: boardsOf(scored),
+    boards,
   };
 }
 
@@ -329,7 +354,7 @@ export function teamOf(id: string): string | undefined {
 interface MatchAcc { own: number; opp: number; tables: Map<number | string, [number, number]> }
 
 /** Matches: "The winner is the team that wins the most matches; not the one that gains the most tricks." */
-function matches(scored: readonly Scored[], mode: 'teams' | 'pairs'): WhistReport {
+function matches(scored: readonly Scored[], boards: WhistReport['boards'], mode: 'teams' | 'pairs'): WhistReport {
   // acc.get(a).get(b): a's tricks and b's, in a's view (b's scores as the averages take them, Dup. X.4).
   const acc = new Map<string, Map<string, MatchAcc>>();
   const add = (a: string, b: string, own: number, opp: number, table?: number | string): void => {
@@ -404,7 +429,7 @@ function matches(scored: readonly Scored[], mode: 'teams' | 'pairs'): WhistRepor
   return {
     method: 'team-matches',
     pairs: rankStandings(standings, (a, b) => b.total - a.total || cmp(b.vsAverage!, a.vsAverage!)),
-    boards: boardsOf(scored),
+    boards,
     matches: list,
   };
 }
@@ -416,7 +441,7 @@ function matches(scored: readonly Scored[], mode: 'teams' | 'pairs'): WhistRepor
  * sets of the same boards are compared. A player who held both sides of the same deals (memory duplicate) is one
  * comparison, not two: his gains in a set are the mean over his places in it.
  */
-function individuals(scored: readonly Scored[]): WhistReport {
+function individuals(scored: readonly Scored[], boards: WhistReport['boards']): WhistReport {
   interface Sitting { boards: number[]; players: Partial<Record<Seat, string>>; final: Record<Direction, number>; forAverage: Record<Direction, number> }
   const sittings = new Map<string, Sitting>();
   for (const s of scored) {
@@ -465,7 +490,7 @@ function individuals(scored: readonly Scored[]): WhistReport {
   return {
     method: 'individuals',
     pairs: rankStandings(standings, (a, b) => cmp(a.lost!, b.lost!) || cmp(b.vsAverage!, a.vsAverage!)),
-    boards: boardsOf(scored),
+    boards,
   };
 }
 
@@ -489,13 +514,13 @@ export function scoreWhist(travellers: readonly WhistTraveller[], opts: WhistOpt
   const method = opts.method ?? 'average';
   travellers.forEach((t, i) => {
     if (t.contract !== undefined) fail(`contract: ${where(t)} is a bridge result; whist travellers give "tricks":{"NS":7,"EW":6} and no contract`, i, 'contract');
-    checkWhistTraveller(t, i);
+    if (!opts.cache) checkWhistTraveller(t, i);
   });
   // Only matches ask whether the ids name teams: the other methods do not read every id through a regex.
   const mode = method === 'matches' ? opts.matches ?? defaultMatches(travellers) : undefined;
   const pairMatch = opts.pairMatch ?? (method === 'average' || (method === 'matches' && mode === 'pairs'));
-  const scored = scoreResults(travellers, pairMatch);
-  if (method === 'average') return average(scored);
-  if (method === 'matches') return matches(scored, mode!);
-  return individuals(scored);
+  const { scored, boards } = scoreResults(travellers, pairMatch, opts.cache);
+  if (method === 'average') return average(scored, boards);
+  if (method === 'matches') return matches(scored, boards, mode!);
+  return individuals(scored, boards);
 }
