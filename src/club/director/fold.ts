@@ -23,6 +23,8 @@ export interface Completion {
   toSeq: number;
   /** Bridge: the contract reached, if any. */
   contract?: string;
+  /** The cards each seat played and the trump suit, as the fold holds them: the tray record is made from them. */
+  folded: { cards: Record<Seat, string[]>; trump: string | null };
 }
 
 /** Folds one table's events in order; reports each deal that is over (again after any later event changes it). */
@@ -62,7 +64,7 @@ export class TableFold {
     if (!result) return null;
     return {
       board: deal.board, deal, events: this.dealEvents.slice(), result, contract: this.contract,
-      fromSeq: deal.seq ?? 0, toSeq: ev.seq ?? 0,
+      fromSeq: deal.seq ?? 0, toSeq: ev.seq ?? 0, folded: { cards: this.table.cardsSeen(), trump: this.table.trump() },
     };
   }
 

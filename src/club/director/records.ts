@@ -18,7 +18,7 @@ export function checkRecord(st: DirectorState, ts: TableState, c: Completion, ro
   if (!existing && !original) return true;
   let mine: TrayRecord | null;
   try {
-    mine = st.fns.recordFromPlay({ session: st.c.session, table: ts.id, events: c.events, result: c.result, at: st.now().toISOString(), variant: st.c.variant });
+    mine = st.fns.recordFromPlay({ session: st.c.session, table: ts.id, events: c.events, result: c.result, at: st.now().toISOString(), variant: st.c.variant, folded: c.folded });
   } catch (err) {
     warnOnce(st, 'recordFromPlay', { err: (err as Error).message }, 'director: cannot make tray records');
     return true;
