@@ -27,7 +27,7 @@ export async function handle(st: DirectorState, topic: string, payload: Buffer):
       return;
     }
     if (parts[0] === 'trays') {
-      if (parts.length === 3 && parts[1] === st.c.session) await onTrayRecord(st, payload);
+      if (parts.length === 3 && parts[1] === st.c.session) onTrayRecord(st, payload);
       return;
     }
     const ts = st.tables.get(parts[0]);
@@ -182,16 +182,18 @@ export async function admit(st: DirectorState, ts: TableState, events: TableEven
 }
 
 /** A tray record published by another source (a dealing machine's file, `tenace trays import`). */
-export async function onTrayRecord(st: DirectorState, payload: Buffer): Promise<void> {
+export function onTrayRecord(st: DirectorState, payload: Buffer): void {
   if (payload.length === 0) return;
   const r = JSON.parse(payload.toString('utf8')) as TrayRecord;
   if (r.type !== 'tenace.tray' || r.session !== st.c.session || !Number.isInteger(r.board) || !Number.isInteger(r.rev) || typeof r.hands !== 'string') return;
   const have = st.records.get(r.board);
   if (have && have.rev >= r.rev) return;
-  // A record from elsewhere (a dealing machine's file, `tenace trays import`) is adopted as it is.
+  // A record from elsewhere (a dealing machine's file, `tenace trays import`, another director instance) is adopted
+  // as it is. Not awaited, as a table's events are not: its PUBACK waits for the commit all the same (held-acks.ts),
+  // and awaited here it held every instance's intake for a commit per record of the others' (5-110 ms each at a
+  // championship's round end, issue 18).
   st.records.set(r.board, r);
-  await commit(st, async (tx) => { await tx.putTray(st.c.session, r); });
-  scheduleFlush(st);
+  commit(st, async (tx) => { await tx.putTray(st.c.session, r); }).then(() => scheduleFlush(st), () => undefined);
 }
 
 /** An alert a table raised, stored once (a table's alerts are rate-limited). */
