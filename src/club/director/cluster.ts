@@ -4,7 +4,8 @@ import type { Decision } from './decisions.js';
 import { TableFold } from './fold.js';
 import { partitionOf } from './leases.js';
 import { type DirectorState, type SyncWant, type TableState, Work, resultKey, isLeader } from './state.js';
-import type { StoredResult } from './store.js';
+import type { StoredDecision, StoredResult } from './store.js';
+import type { ClubAlert, RoundAssignment, TrayRecord } from '../types.js';
 import { commit, durable, enqueue } from './commit.js';
 import { decisionFilter, tableFilters, mqttSubscribe, mqttUnsubscribe, pub, publishSessionTopics } from './mqtt.js';
 import { requestEvents, foldReady } from './gap-fill.js';
@@ -85,32 +86,43 @@ export function mergeWant(a: SyncWant | null, b: SyncWant): SyncWant {
 }
 
 /**
- * Read back what the other instances stored, soon: one read-back queued at a time, and one more after it for what was
- * asked meanwhile. A notification's note narrows it to what was stored (issue 18: a whole read-back took 15-190 ms
- * on the championship's loaded PostgreSQL, and the leader did one for each group the others committed).
+ * Read back what the other instances stored, soon: one read-back at a time, and one more after it for what was asked
+ * meanwhile. A notification's note narrows it to what was stored (issue 18: a whole read-back took 15-190 ms on the
+ * championship's loaded PostgreSQL, and the leader did one for each group the others committed). The store is read
+ * off the serial chain, so the tables' events go on being folded meanwhile (issue 18: read-backs held the intake for
+ * two thirds of the slowest results' wait at a round's end); what it found is taken in at the chain's next step.
  */
 export function requestSync(st: DirectorState, want: SyncWant = 'all'): void {
   if (st.stopped || st.failed) return;
   if (st.syncWanted === null && want !== 'all' && want.carried && want.results.size === 0 && !want.trays && !want.assignments && !want.alerts && !want.decisions) {
     // Only results, carried: nothing to read, so they go in at the chain's next step instead of after every message
     // queued (at a round's end that was up to 300 ms at a championship's leader). The empty step is that next step
-    // when the chain is idle. Not while a read-back waits with older notes: they are taken in the order committed.
+    // when the chain is idle. A read-back in flight may bring older states of them after: takeResult keeps the newer.
     const carried = want.carried;
-    st.urgent.push(() => takeCarried(st, carried));
-    void enqueue(st, async () => undefined).catch(() => undefined);
+    atNextStep(st, () => takeCarried(st, carried));
     return;
   }
   st.syncWanted = mergeWant(st.syncWanted, want);
   if (st.syncQueued) return;
   st.syncQueued = true;
-  void enqueue(st, () => {
-    const w = st.syncWanted ?? 'all';
-    st.syncWanted = null;
-    return syncFromStore(st, w);
-  }).catch(() => undefined).finally(() => {
-    st.syncQueued = false;
-    if (st.syncWanted) requestSync(st, st.syncWanted);
-  });
+  const w = st.syncWanted;
+  st.syncWanted = null;
+  readBack(st, w)
+    .then((got) => new Promise<void>((taken) => atNextStep(st, () => {
+      if (!st.stopped) applyReadBack(st, got).catch(() => undefined);
+      taken();
+    })))
+    .catch(() => undefined)
+    .finally(() => {
+      st.syncQueued = false;
+      if (st.syncWanted) requestSync(st, st.syncWanted);
+    });
+}
+
+/** Run `task` at the serial chain's next step: before the message it takes next, or at once when it is idle. */
+function atNextStep(st: DirectorState, task: () => void): void {
+  st.urgent.push(task);
+  void enqueue(st, async () => undefined).catch(() => undefined);
 }
 
 /**
@@ -125,6 +137,9 @@ function takeResult(st: DirectorState, r: StoredResult): boolean {
   const prev = st.results.get(key);
   if (prev && prev.fromSeq === r.fromSeq && prev.toSeq === r.toSeq) return false;
   if (hand && prev?.fromSeq === HAND_SCORED_SEQ && r.toSeq > prev.toSeq) return false;
+  // Nor an earlier state of a table's play than the one held (a table's seqs only grow): a read-back, read off the
+  // serial chain, can cross a notification that carried a later one.
+  if (!hand && prev && prev.fromSeq !== HAND_SCORED_SEQ && (r.fromSeq < prev.fromSeq || (r.fromSeq === prev.fromSeq && r.toSeq < prev.toSeq))) return false;
   st.results.set(key, r);
   const list = st.playedAt.get(r.traveller.board) ?? [];
   if (!list.includes(r.table)) list.push(r.table);
@@ -155,20 +170,38 @@ function afterSync(st: DirectorState): Promise<void> {
   });
 }
 
+/** What a read-back found in the store (readBack), to be taken in (applyReadBack). */
+interface ReadBack {
+  carried: readonly StoredResult[];
+  results: StoredResult[];
+  trays: TrayRecord[];
+  assignments: RoundAssignment[];
+  alerts: { id: string; alert: ClubAlert }[];
+  decisions: StoredDecision[];
+}
+
 /**
- * Read back what the other instances stored: results, tray records, assignments, alerts and decisions (`want`: all,
- * or what a notification named). The store is the truth they share; standings and released trays are derived from it
- * by the holder of partition 0.
+ * Read back what the other instances stored, and take it in: results, tray records, assignments, alerts and decisions
+ * (`want`: all, or what a notification named). The store is the truth they share; standings and released trays are
+ * derived from it by the holder of partition 0.
  */
 export async function syncFromStore(st: DirectorState, want: SyncWant = 'all'): Promise<void> {
+  await applyReadBack(st, await readBack(st, want));
+}
+
+/** Whether an assignment read is later than the one held: a later round, or the same round given again by a decision. */
+function newerAssignment(st: DirectorState, a: { table: string; round: number; at: string }): boolean {
+  const mine = st.assignments.get(a.table);
+  return !mine || mine.round < a.round || (mine.round === a.round && mine.at < a.at);
+}
+
+/** What the other instances stored that this one lacks, read from the store; changes nothing (applyReadBack does). */
+async function readBack(st: DirectorState, want: SyncWant): Promise<ReadBack> {
   const s = st.store!;
   const session = st.c.session;
   const all = want === 'all';
-  let changed = false;
-  // The results a notification carried first, as committed: a read-back below is as new or newer.
-  if (!all) for (const r of want.carried ?? []) changed = takeResult(st, r) || changed;
-  // The keys first, then the bodies of only what this instance lacks: at every SYNC_MS, not every row's JSON. A
-  // notification names the tables whose results it stored and did not carry.
+  // The keys first, then the bodies of only what this instance lacks: at every full read-back, not every row's JSON.
+  // A notification names the tables whose results it stored and did not carry.
   const stale = new Set<string>();
   if (all) {
     for (const h of await s.resultHeads(session)) {
@@ -177,39 +210,52 @@ export async function syncFromStore(st: DirectorState, want: SyncWant = 'all'): 
       if (!prev || prev.fromSeq !== h.fromSeq || prev.toSeq !== h.toSeq) stale.add(h.table);
     }
   } else for (const t of want.results) stale.add(t);
-  for (const r of stale.size > 0 ? await s.resultsOf(session, [...stale]) : []) changed = takeResult(st, r) || changed;
+  const results = stale.size > 0 ? await s.resultsOf(session, [...stale]) : [];
+  const trays: TrayRecord[] = [];
   for (const [board, rev] of all || want.trays ? await s.trayRevs(session) : []) {
     if ((st.records.get(board)?.rev ?? 0) >= rev) continue;
     const r = await s.tray(session, board);
-    if (r && (st.records.get(r.board)?.rev ?? 0) < r.rev) {
-      st.records.set(r.board, r);
-      changed = true;
-    }
+    if (r) trays.push(r);
   }
-  // A later round, or the same round given again by a decision (a late play adds a tray to it): the keys first.
-  const newer = (a: { table: string; round: number; at: string }) => {
-    const mine = st.assignments.get(a.table);
-    return !mine || mine.round < a.round || (mine.round === a.round && mine.at < a.at);
-  };
-  const wanted = all || want.assignments ? (await s.assignmentHeads(session)).filter(newer) : [];
-  for (const a of wanted.length > 0 ? await s.assignmentsAt(session, wanted) : []) {
-    if (!newer(a)) continue;
+  const wanted = all || want.assignments ? (await s.assignmentHeads(session)).filter((a) => newerAssignment(st, a)) : [];
+  const assignments = wanted.length > 0 ? await s.assignmentsAt(session, wanted) : [];
+  const alertIds = all || want.alerts ? (await s.alertIds(session)).filter((id) => !st.alertIds.has(id)) : [];
+  const alerts = alertIds.length > 0 ? await s.alertsAt(session, alertIds) : [];
+  const decisionIds = all || want.decisions ? (await s.decisionIds(session)).filter((id) => !st.decisions.has(id)) : [];
+  const decisions = decisionIds.length > 0 ? await s.decisionsAt(session, decisionIds) : [];
+  return { carried: all ? [] : want.carried ?? [], results, trays, assignments, alerts, decisions };
+}
+
+/**
+ * Take in what a read-back found, each checked again against what is held now (it was read while the chain went on):
+ * the results a notification carried first, as committed, then those read, which are as new or newer. Resolves once
+ * what follows from them is committed.
+ */
+function applyReadBack(st: DirectorState, got: ReadBack): Promise<void> {
+  let changed = false;
+  for (const r of got.carried) changed = takeResult(st, r) || changed;
+  for (const r of got.results) changed = takeResult(st, r) || changed;
+  for (const r of got.trays) {
+    if ((st.records.get(r.board)?.rev ?? 0) >= r.rev) continue;
+    st.records.set(r.board, r);
+    changed = true;
+  }
+  for (const a of got.assignments) {
+    if (!newerAssignment(st, a)) continue;
     st.assignments.set(a.table, a);
     changed = true;
   }
-  const newAlerts = all || want.alerts ? (await s.alertIds(session)).filter((id) => !st.alertIds.has(id)) : [];
-  for (const { id, alert } of newAlerts.length > 0 ? await s.alertsAt(session, newAlerts) : []) {
+  for (const { id, alert } of got.alerts) {
     if (st.alertIds.has(id)) continue;
     st.alertIds.add(id);
     st.alerts.push(alert);
     changed = true;
   }
-  const newDecisions = all || want.decisions ? (await s.decisionIds(session)).filter((id) => !st.decisions.has(id)) : [];
-  for (const d of newDecisions.length > 0 ? await s.decisionsAt(session, newDecisions) : []) {
+  for (const d of got.decisions) {
     if (st.decisions.has(d.transaction)) continue;
     st.decisions.set(d.transaction, d);
     if ((d.response as { ok?: boolean }).ok === true) applyDecisionState(st, { name: d.cmd, params: d.request } as Decision);
     changed = true;
   }
-  if (changed) await afterSync(st);
+  return changed ? afterSync(st) : Promise.resolve();
 }

@@ -23,7 +23,7 @@ import { PartitionLeases } from './leases.js';
 import { newPinSecret } from './hand-scored.js';
 import { DirectorStore } from './store.js';
 import { Players } from './players.js';
-import { type DirectorServiceOptions, type DirectorTraveller, DirectorState, SYNC_MS, warnOnce } from './state.js';
+import { type DirectorServiceOptions, type DirectorTraveller, DirectorState, LISTENED_SYNC_MS, SYNC_MS, warnOnce } from './state.js';
 import { durable, enqueue, fail } from './commit.js';
 import { connect } from './mqtt.js';
 import { retryGaps, pendingEvents } from './gap-fill.js';
@@ -86,11 +86,24 @@ export class DirectorService {
       });
       await st.leases.start();
       // On PostgreSQL each instance's commits that others read back are notified (NOTIFY at commit), and read back at
-      // once; the poll every SYNC_MS stays, for SQLite and for a LISTEN connection lost until it is opened again.
+      // once. Everything is read back every SYNC_MS for SQLite and while the LISTEN connection is lost, at once when
+      // it is open again (what was committed meanwhile), and every LISTENED_SYNC_MS while it is open.
       st.unlisten = await st.store.listenChanges((session, instance, note) => {
         if (session === st.c.session && instance !== st.instance) requestSync(st, note ?? 'all');
-      }, (err) => warnOnce(st, 'listen', { err: err.message }, 'director: lost the LISTEN connection for the other instances\' changes; reading back every SYNC_MS until it is open again'));
-      st.syncTimer = setInterval(() => { if (!st.syncQueued) requestSync(st); }, this.opts.syncMs ?? SYNC_MS);
+      }, (err) => {
+        st.listening = false;
+        warnOnce(st, 'listen', { err: err.message }, 'director: lost the LISTEN connection for the other instances\' changes; reading back every SYNC_MS until it is open again');
+      }, () => {
+        st.listening = true;
+        requestSync(st);
+      });
+      const listenedMs = this.opts.listenedSyncMs ?? LISTENED_SYNC_MS;
+      let polled = performance.now();
+      st.syncTimer = setInterval(() => {
+        if (st.syncQueued || (st.listening && performance.now() - polled < listenedMs)) return;
+        polled = performance.now();
+        requestSync(st);
+      }, this.opts.syncMs ?? SYNC_MS);
       st.syncTimer.unref();
     }
     if (this.opts.web ?? st.c.http.enabled) await startWeb(st, this);

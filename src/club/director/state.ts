@@ -57,8 +57,10 @@ export interface DirectorServiceOptions {
   onFatal?: (err: Error) => void;
   /** How long a request/events waits for its answer before it may be asked again (ms, default 3000). */
   requestRetryMs?: number;
-  /** How often a cluster instance reads back what the others stored, notified or not (ms, default SYNC_MS). */
+  /** How often a cluster instance reads back all the others stored while no LISTEN tells it of their commits (ms, default SYNC_MS). */
   syncMs?: number;
+  /** The same while the LISTEN connection is open (ms, default LISTENED_SYNC_MS). */
+  listenedSyncMs?: number;
   /** The longest wait between two tries of a store that is full or read-only (ms, default 30000). */
   storeRetryMaxMs?: number;
 }
@@ -137,8 +139,18 @@ export const STORE_RETRY_MS = 250;
 /** SQLite in WAL mode: the WAL's fdatasyncs that may run at once (libuv's thread pool has 4 threads). */
 export const SYNCS_IN_FLIGHT = 2;
 
-/** How often a cluster instance reads back what the others stored (ms): the standings lag the cards by about this. */
+/**
+ * How often a cluster instance reads back everything the others stored (ms) while no LISTEN connection tells it of
+ * their commits (SQLite, or PostgreSQL's connection lost): the standings lag the cards by about this.
+ */
 export const SYNC_MS = 250;
+
+/**
+ * The same while the LISTEN connection is open (ms): every commit another instance shares is notified, so the full
+ * read-back is only a safety net. Each one holds the instance's intake for its five queries: at every SYNC_MS they
+ * were two thirds of the slowest results' wait at a championship's round end (issue 18).
+ */
+export const LISTENED_SYNC_MS = 5_000;
 
 /** The schedule of the config's movement; throws a sentence naming the field when it cannot be made. */
 export function generateSchedule(c: DirectorConfig): Schedule {
@@ -241,6 +253,8 @@ export class DirectorState {
   readonly owned: Set<string> | null;
   syncTimer: NodeJS.Timeout | null = null;
   syncQueued = false;
+  /** The LISTEN connection for the other instances' commits is open (the full read-back is then rare). */
+  listening = false;
   /** What to read back at the next read-back (cluster.ts requestSync): null when nothing is asked. */
   syncWanted: SyncWant | null = null;
   /** Stops listening for the other instances' changes (PostgreSQL cluster). */

@@ -153,9 +153,10 @@ export class DirectorStore extends StoreOps {
 
   /**
    * On PostgreSQL, call `fn(session, instance, note)` for each change another instance notifies (notifyChange), on a
-   * connection of its own (LISTEN holds it), opened again a second after it is lost; null on SQLite. Returns the stop.
+   * connection of its own (LISTEN holds it), opened again a second after it is lost; `onOpen` each time it listens,
+   * `onLost` each time it is lost. Null on SQLite. Returns the stop.
    */
-  async listenChanges(fn: (session: string, instance: string, note?: ChangeNote) => void, onLost: (err: Error) => void): Promise<(() => Promise<void>) | null> {
+  async listenChanges(fn: (session: string, instance: string, note?: ChangeNote) => void, onLost: (err: Error) => void, onOpen: () => void = () => undefined): Promise<(() => Promise<void>) | null> {
     if (this.engine !== 'postgres' || !this.pgUrl) return null;
     const { default: pg } = await import('pg');
     let client: InstanceType<typeof pg.Client> | null = null;
@@ -179,6 +180,7 @@ export class DirectorStore extends StoreOps {
       });
       await c.connect();
       await c.query(`LISTEN ${CHANGE_CHANNEL}`);
+      if (!stopped && client === c) onOpen();
     };
     await open();
     return async () => {
