@@ -1,13 +1,10 @@
 // A hand-scored table in a championship (issue 17 with issue 18's cluster): the leader takes its results as decisions,
 // and every instance must hold them, corrections included, since any instance may lead next. Two instances on
 // PostgreSQL; table 2 is hand-scored and in the partition of the instance that does not lead.
-import mqtt from 'mqtt';
 import { describe, expect, it } from 'vitest';
-import { DirectorService } from '../../src/club/director/service.js';
-import { DirectorStore } from '../../src/club/director/store.js';
 import type { RoundAssignment, ScoreReport } from '../../src/club/types.js';
 import { uid, waitFor } from '../feed/broker.js';
-import { BROKER, Observer, SCHEDULE, STUBS, cleanupAfterEach, quietLog, testConfig } from '../club/director-rig.js';
+import { Observer, cleanupAfterEach, clusterStarter } from '../club/director-rig.js';
 import { freshDb } from '../club/store-engines.js';
 
 const T = 20_000;
@@ -21,20 +18,7 @@ describe('a hand-scored table\'s results in a cluster of director instances', ()
     cleanup.push(() => db.drop());
     const obs = await Observer.connect(club);
     cleanup.push(() => obs.close());
-    const ids: string[] = [];
-    cleanup.push(async () => {
-      for (const id of ids) await (await mqtt.connectAsync(BROKER, { clientId: id, clean: true, protocolVersion: 5 })).endAsync();
-    });
-    const start = async (instance: string) => {
-      const store = await DirectorStore.open(db.url);
-      const config = testConfig(club, db.url, { variant: 'bridge', handScored: ['2'], cluster: { partitions: 2, leaseSeconds: 3, heartbeatSeconds: 1, instance } });
-      const s = new DirectorService({ config, log: quietLog, schedule: SCHEDULE, store, club: STUBS, web: false, requestRetryMs: 400, syncMs: 500 });
-      await s.start();
-      ids.push(s.clientId);
-      const stop = async () => { await s.stop(); await store.close(); };
-      cleanup.push(stop);
-      return { s, store, stop };
-    };
+    const start = clusterStarter(cleanup, club, db.url, (instance) => ({ variant: 'bridge', handScored: ['2'], cluster: { partitions: 2, leaseSeconds: 3, heartbeatSeconds: 1, instance } }), { syncMs: 500 });
     const a = await start('a');
     const b = await start('b');
     await waitFor(async () => JSON.stringify((await a.store.leaseOps.leases('s1')).map((r) => r.holder)) === '["a","b"]', T, 'one partition each');

@@ -3,11 +3,11 @@
 // either order (a NOTIFY that carried the older crossing a read-back of the newer) holds the newer: "never an older
 // revision over a newer one" (cluster.ts takeResult). Driven through syncFromStore with the results a note carries.
 import { afterEach, describe, expect, it } from 'vitest';
-import { DirectorState } from '../../src/club/director/state.js';
-import { DirectorStore, type ChangeNote, type StoredResult } from '../../src/club/director/store.js';
+import type { DirectorState } from '../../src/club/director/state.js';
+import type { ChangeNote, StoredResult } from '../../src/club/director/store.js';
 import { syncFromStore } from '../../src/club/director/cluster.js';
 import { HAND_SCORED_SEQ } from '../../src/club/director/hand-scored.js';
-import { SCHEDULE, STUBS, quietLog, testConfig } from '../club/director-rig.js';
+import { stateOnly } from '../club/director-rig.js';
 
 /** Revision `rev` (1 the first entry, 2 its first correction) of table 2's hand-scored result on board 2. */
 const revision = (rev: number, tricks: number): StoredResult => ({
@@ -17,18 +17,12 @@ const revision = (rev: number, tricks: number): StoredResult => ({
 const note = (carried: StoredResult[]): ChangeNote => ({ results: new Set(), trays: false, assignments: false, alerts: false, decisions: false, carried });
 
 describe('another instance\'s hand-scored revisions', () => {
-  let store: DirectorStore;
   let st: DirectorState;
-  afterEach(async () => {
-    st.stopped = true;
-    st.flushCancel?.();
-    await store.close();
-  });
+  let close: () => Promise<void>;
+  afterEach(() => close());
 
   const open = async () => {
-    store = await DirectorStore.open('sqlite::memory:');
-    const config = testConfig('revisions', 'sqlite::memory:', { handScored: ['2'], cluster: { partitions: 2, leaseSeconds: 3, heartbeatSeconds: 1, instance: 'b' } });
-    st = new DirectorState({ config, log: quietLog, schedule: SCHEDULE, store, club: STUBS, web: false });
+    ({ st, close } = await stateOnly('revisions', { handScored: ['2'], cluster: { partitions: 2, leaseSeconds: 3, heartbeatSeconds: 1, instance: 'b' } }));
     // This instance follows table 2's partition: a hand-scored result is taken all the same (the leader decided it).
     st.owned!.add('2');
   };

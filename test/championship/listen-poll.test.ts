@@ -2,26 +2,19 @@
 // instance shares is notified, so the full read-back (five queries that hold the instance's intake) runs only as a
 // safety net; while that connection is lost it runs every syncMs, as on SQLite, and once more as soon as it listens
 // again, for what was committed meanwhile. The read-backs are counted by their first query (resultHeads).
-import mqtt from 'mqtt';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
-import { DirectorService } from '../../src/club/director/service.js';
-import { DirectorStore } from '../../src/club/director/store.js';
+import { describe, expect, it } from 'vitest';
 import { CHANGE_CHANNEL } from '../../src/club/director/store-ops.js';
 import type { RoundAssignment } from '../../src/club/types.js';
 import { uid, waitFor } from '../feed/broker.js';
-import { BROKER, Observer, SCHEDULE, STUBS, quietLog, testConfig } from '../club/director-rig.js';
+import { Observer, cleanupAfterEach, clusterStarter } from '../club/director-rig.js';
 import { freshDb } from '../club/store-engines.js';
 
 const T = 20_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('the full read-back of a cluster instance on PostgreSQL, with and without its LISTEN connection', () => {
-  const cleanup: (() => Promise<unknown>)[] = [];
-  afterEach(async () => {
-    for (const f of cleanup.reverse()) await f().catch(() => undefined);
-    cleanup.length = 0;
-  });
+  const cleanup = cleanupAfterEach();
 
   /** Two instances, one partition each, round 1 assigned; a's full read-backs counted, and a way to cut LISTEN. */
   async function cluster(syncMs: number, listenedSyncMs: number) {
@@ -30,20 +23,8 @@ describe('the full read-back of a cluster instance on PostgreSQL, with and witho
     cleanup.push(() => db.drop());
     const obs = await Observer.connect(club);
     cleanup.push(() => obs.close());
-    const ids: string[] = [];
-    cleanup.push(async () => {
-      for (const id of ids) await (await mqtt.connectAsync(BROKER, { clientId: id, clean: true, protocolVersion: 5 })).endAsync();
-    });
-    const start = async (instance: string) => {
-      const store = await DirectorStore.open(db.url);
-      const config = testConfig(club, db.url, { cluster: { partitions: 2, leaseSeconds: 4, heartbeatSeconds: 1, instance } });
-      const s = new DirectorService({ config, log: quietLog, schedule: SCHEDULE, store, club: STUBS, web: false, requestRetryMs: 400, syncMs, listenedSyncMs });
-      await s.start();
-      ids.push(s.clientId);
-      cleanup.push(async () => { await s.stop(); await store.close(); });
-      return store;
-    };
-    const store = await start('a');
+    const start = clusterStarter(cleanup, club, db.url, (instance) => ({ cluster: { partitions: 2, leaseSeconds: 4, heartbeatSeconds: 1, instance } }), { syncMs, listenedSyncMs });
+    const { store } = await start('a');
     await start('b');
     await waitFor(async () => JSON.stringify((await store.leaseOps.leases('s1')).map((r) => r.holder)) === '["a","b"]', T, 'one partition each');
     await waitFor(() => obs.get<RoundAssignment>('2/assignment')?.round === 1, T, 'round 1 assignments');

@@ -2,23 +2,16 @@
 // at commit) with the result itself, and the holder of partition 0 takes it and publishes the standings at once, not
 // at its next poll.
 // The poll is set to a minute here, so only the notification can bring the other instance's result in time.
-import mqtt from 'mqtt';
-import { afterEach, describe, expect, it } from 'vitest';
-import { DirectorService } from '../../src/club/director/service.js';
-import { DirectorStore } from '../../src/club/director/store.js';
+import { describe, expect, it } from 'vitest';
 import type { RoundAssignment, ScoreReport } from '../../src/club/types.js';
 import { uid, waitFor } from '../feed/broker.js';
-import { BROKER, FakeTable, Observer, SCHEDULE, STUBS, quietLog, seedHand, testConfig } from '../club/director-rig.js';
+import { FakeTable, Observer, cleanupAfterEach, clusterStarter, seedHand } from '../club/director-rig.js';
 import { freshDb } from '../club/store-engines.js';
 
 const T = 20_000;
 
 describe('director instances on PostgreSQL tell each other what they stored', () => {
-  const cleanup: (() => Promise<unknown>)[] = [];
-  afterEach(async () => {
-    for (const f of cleanup.reverse()) await f().catch(() => undefined);
-    cleanup.length = 0;
-  });
+  const cleanup = cleanupAfterEach();
 
   it('the other instance\'s result reaches the standings within seconds with the poll at a minute', async () => {
     const club = uid('notify');
@@ -28,20 +21,8 @@ describe('director instances on PostgreSQL tell each other what they stored', ()
     cleanup.push(() => obs.close());
     const tables = [await FakeTable.connect(club, '1'), await FakeTable.connect(club, '2')];
     for (const t of tables) cleanup.push(() => t.close());
-    const ids: string[] = [];
-    cleanup.push(async () => {
-      for (const id of ids) await (await mqtt.connectAsync(BROKER, { clientId: id, clean: true, protocolVersion: 5 })).endAsync();
-    });
-    const start = async (instance: string) => {
-      const store = await DirectorStore.open(db.url);
-      const config = testConfig(club, db.url, { cluster: { partitions: 2, leaseSeconds: 4, heartbeatSeconds: 1, instance } });
-      const s = new DirectorService({ config, log: quietLog, schedule: SCHEDULE, store, club: STUBS, web: false, requestRetryMs: 400, syncMs: 60_000 });
-      await s.start();
-      ids.push(s.clientId);
-      cleanup.push(async () => { await s.stop(); await store.close(); });
-      return store;
-    };
-    const store = await start('a');
+    const start = clusterStarter(cleanup, club, db.url, (instance) => ({ cluster: { partitions: 2, leaseSeconds: 4, heartbeatSeconds: 1, instance } }), { syncMs: 60_000 });
+    const { store } = await start('a');
     await start('b');
     await waitFor(async () => JSON.stringify((await store.leaseOps.leases('s1')).map((r) => r.holder)) === '["a","b"]', T, 'one partition each');
     await waitFor(() => obs.get<RoundAssignment>('2/assignment')?.round === 1, T, 'round 1 assignments');

@@ -3,11 +3,11 @@
 // can then cross a notification that carried a later state of the same play: an instance keeps the later one ("a
 // table's seqs only grow"), in either order.
 import { afterEach, describe, expect, it } from 'vitest';
-import { DirectorState } from '../../src/club/director/state.js';
-import { DirectorStore, type ChangeNote, type StoredResult } from '../../src/club/director/store.js';
+import type { DirectorState } from '../../src/club/director/state.js';
+import type { ChangeNote, DirectorStore, StoredResult } from '../../src/club/director/store.js';
 import { requestSync, syncFromStore } from '../../src/club/director/cluster.js';
 import { enqueue } from '../../src/club/director/commit.js';
-import { SCHEDULE, STUBS, quietLog, testConfig } from '../club/director-rig.js';
+import { stateOnly } from '../club/director-rig.js';
 
 /** Table 2's result on board 2 as its play stood at `toSeq` (a later event, an undo, changed the tricks). */
 const played = (fromSeq: number, toSeq: number, tricks: number): StoredResult => ({
@@ -19,16 +19,11 @@ const note = (carried: StoredResult[]): ChangeNote => ({ results: new Set(), tra
 describe('another instance\'s results, read back', () => {
   let store: DirectorStore;
   let st: DirectorState;
-  afterEach(async () => {
-    st.stopped = true;
-    st.flushCancel?.();
-    await store.close();
-  });
+  let close: () => Promise<void>;
+  afterEach(() => close());
 
   const open = async () => {
-    store = await DirectorStore.open('sqlite::memory:');
-    const config = testConfig('read-back', 'sqlite::memory:', { cluster: { partitions: 2, leaseSeconds: 3, heartbeatSeconds: 1, instance: 'a' } });
-    st = new DirectorState({ config, log: quietLog, schedule: SCHEDULE, store, club: STUBS, web: false });
+    ({ st, store, close } = await stateOnly('read-back', { cluster: { partitions: 2, leaseSeconds: 3, heartbeatSeconds: 1, instance: 'a' } }));
   };
   const held = () => [...st.results.values()].map((r) => [r.fromSeq, r.toSeq, (r.traveller.tricks as { NS: number }).NS]);
 

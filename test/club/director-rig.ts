@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import { pino } from 'pino';
 import { afterEach } from 'vitest';
-import type { ClubFunctions } from '../../src/club/director/service.js';
+import { type ClubFunctions, type DirectorServiceOptions, DirectorService } from '../../src/club/director/service.js';
+import { DirectorState } from '../../src/club/director/state.js';
+import { DirectorStore } from '../../src/club/director/store.js';
 import type { DirectorConfig } from '../../src/club/director/config.js';
 import type { ClubAlert, Schedule, ScoreReport, TrayMove, TrayRecord } from '../../src/club/types.js';
 import { parseTableLog, type TableEvent } from '../../src/formats/table-log.js';
@@ -217,4 +219,36 @@ export function cleanupAfterEach(timeoutMs = 30_000): (() => Promise<unknown>)[]
     cleanup.length = 0;
   }, timeoutMs);
   return cleanup;
+}
+
+/**
+ * Starts director instances of one club on one store (a cluster on PostgreSQL), each with `config(instance)` over the
+ * test config; each is stopped, and its broker session cleared, by the calling test's clean-up.
+ */
+export function clusterStarter(cleanup: (() => Promise<unknown>)[], club: string, storeUrl: string, config: (instance: string) => Partial<DirectorConfig>, service: Partial<DirectorServiceOptions> = {}) {
+  const ids: string[] = [];
+  cleanup.push(async () => {
+    for (const id of ids) await (await mqtt.connectAsync(BROKER, { clientId: id, clean: true, protocolVersion: 5 })).endAsync();
+  });
+  return async (instance: string): Promise<{ s: DirectorService; store: DirectorStore; stop: () => Promise<void> }> => {
+    const store = await DirectorStore.open(storeUrl);
+    const s = new DirectorService({ config: testConfig(club, storeUrl, config(instance)), log: quietLog, schedule: SCHEDULE, store, club: STUBS, web: false, requestRetryMs: 400, ...service });
+    await s.start();
+    ids.push(s.clientId);
+    const stop = async () => { await s.stop(); await store.close(); };
+    cleanup.push(stop);
+    return { s, store, stop };
+  };
+}
+
+/** A director's state on an in-memory SQLite store, with no service or broker: for tests of its steps. */
+export async function stateOnly(club: string, over: Partial<DirectorConfig> = {}): Promise<{ st: DirectorState; store: DirectorStore; close: () => Promise<void> }> {
+  const store = await DirectorStore.open('sqlite::memory:');
+  const st = new DirectorState({ config: testConfig(club, 'sqlite::memory:', over), log: quietLog, schedule: SCHEDULE, store, club: STUBS, web: false });
+  const close = async () => {
+    st.stopped = true;
+    st.flushCancel?.();
+    await store.close();
+  };
+  return { st, store, close };
 }

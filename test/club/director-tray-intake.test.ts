@@ -3,12 +3,10 @@
 // the intake for that commit. Awaited, it held every championship instance's intake for a commit per record of the
 // others' (5-110 ms each at a round's end). Its PUBACK still waits for the commit (durable): persist before ack.
 import { afterEach, describe, expect, it } from 'vitest';
-import { DirectorState } from '../../src/club/director/state.js';
-import { DirectorStore } from '../../src/club/director/store.js';
 import { handle } from '../../src/club/director/messages.js';
 import { durable } from '../../src/club/director/commit.js';
 import type { TrayRecord } from '../../src/club/types.js';
-import { SCHEDULE, STUBS, quietLog, testConfig } from './director-rig.js';
+import { stateOnly } from './director-rig.js';
 
 const RECORD: TrayRecord = {
   schema: 1, type: 'tenace.tray', session: 's1', board: 3, rev: 1, dealer: 'S',
@@ -17,17 +15,12 @@ const RECORD: TrayRecord = {
 };
 
 describe('a tray record from elsewhere at the director\'s intake', () => {
-  let store: DirectorStore;
-  let st: DirectorState;
-  afterEach(async () => {
-    st.stopped = true;
-    st.flushCancel?.();
-    await store.close();
-  });
+  let close: () => Promise<void>;
+  afterEach(() => close());
 
   it('is taken without waiting for its commit, and is stored before its PUBACK may go', async () => {
-    store = await DirectorStore.open('sqlite::memory:');
-    st = new DirectorState({ config: testConfig('tray-intake', 'sqlite::memory:'), log: quietLog, schedule: SCHEDULE, store, club: STUBS, web: false });
+    const { st, store, ...rest } = await stateOnly('tray-intake');
+    close = rest.close;
     // The store's transactions wait until the test lets them through.
     let open!: () => void;
     const opened = new Promise<void>((r) => { open = r; });
