@@ -61,4 +61,50 @@ describe('a group commit on PostgreSQL', () => {
     expect(note?.carried).toEqual(results);
     expect(note?.assignments).toBe(true);
   });
+  it('without BEGIN and COMMIT when the group makes one statement; in a transaction when it writes anything else or more rows', async () => {
+    const db = await freshDb('postgres');
+    cleanup.push(() => db.drop());
+    const store = await DirectorStore.open(db.url);
+    cleanup.push(() => store.close());
+    const listener = new pg.Client({ connectionString: db.url });
+    await listener.connect();
+    cleanup.push(() => listener.end());
+    const heard: string[] = [];
+    listener.on('notification', (n) => heard.push(n.payload ?? ''));
+    await listener.query(`LISTEN ${CHANGE_CHANNEL}`);
+    let transactions = 0;
+    const tx = store.transactionUnsynced.bind(store);
+    store.transactionUnsynced = (fn, grouped) => { transactions++; return tx(fn, grouped); };
+
+    // Events, results, assignments and the NOTIFY: one statement, no transaction around it.
+    const events = [{ table: '1', seq: 20, event: { type: 'place', seat: 'N', card: 'SK', seq: 20 } as never }];
+    await store.groupUnsynced(async (ops) => {
+      await ops.insertEvents('s1', events, '2026-12-06T21:00:00.000Z');
+      await ops.putResult('s1', result('1', 5, 20));
+      await ops.putAssignment('s1', assignment('1', 3));
+      await ops.notifyChange('s1', 'dir-1');
+    });
+    expect(transactions, 'a transaction for a group that makes one statement').toBe(0);
+    expect((await store.results('s1')).map((r) => [r.table, r.traveller.board])).toEqual([['1', 5]]);
+    expect((await store.events('s1')).map((e) => e.seq)).toEqual([20]);
+    const deadline = Date.now() + 5000;
+    while (heard.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(parseChangePayload(heard[0])?.note?.carried).toEqual([result('1', 5, 20)]);
+
+    // An alert is written as it comes: the group goes in one transaction, with nothing written before it.
+    await store.groupUnsynced(async (ops) => {
+      await ops.putResult('s1', result('2', 6, 30));
+      await ops.putAlert('s1', 'a1', { schema: 1, type: 'tenace.alert', kind: 'fouled-tray', session: 's1', at: '2026-12-06T21:00:00.000Z' } as never);
+    });
+    expect(transactions, 'the group with an alert').toBe(1);
+    expect(await store.alertIds('s1')).toEqual(['a1']);
+    expect((await store.results('s1')).map((r) => r.table).sort()).toEqual(['1', '2']);
+
+    // More results than one statement takes: a transaction, so that the statements commit together.
+    await store.groupUnsynced(async (ops) => {
+      for (let b = 100; b < 301; b++) await ops.putResult('s1', result('3', b, b));
+    });
+    expect(transactions, 'the group of 201 results').toBe(2);
+    expect((await store.results('s1')).length).toBe(203);
+  });
 });

@@ -126,12 +126,12 @@ async function runGroup(st: DirectorState, g: CommitGroup): Promise<void> {
       // instance's CPU).
       if (g.writes.length === 0 && !notify) await st.store!.insertEventsUnsynced(st.c.session, g.events, st.now().toISOString());
       else {
-        await st.store!.transactionUnsynced(async (tx) => {
+        await st.store!.groupUnsynced(async (tx) => {
           // All tables' events in one statement, gathered with what they made (GroupOps writes them at the end).
           if (g.events.length > 0) await tx.insertEvents(st.c.session, g.events, st.now().toISOString());
           for (const w of g.writes) await w(tx);
           if (notify) await tx.notifyChange(st.c.session, st.instance);
-        }, true);
+        });
       }
       if (wait > STORE_RETRY_MS) st.log.warn({ store: st.store!.where, seconds: Math.round((performance.now() - started) / 1000) }, 'director: the store takes writes again; acknowledging again');
       return;

@@ -4,6 +4,16 @@ import { type Kysely, type Transaction, sql } from 'kysely';
 import { CHANGE_CHANNEL, type ChangeNote, type DirectorDb, EVENTS_PER_STATEMENT, type StoredDecision, type StoredEvent, type StoredResult, StoreOps, changePayload, chunks, num } from './store-ops.js';
 import type { ClubAlert, RoundAssignment, TrayRecord } from '../types.js';
 
+/** GroupOps' writes that only gather, for a statement written at flush. */
+const GATHERED = new Set<string | symbol>(['insertEvents', 'notifyChange', 'putResult', 'putAssignment']);
+
+/** A group's write that GroupOps.gatherOnly() does not gather: the group goes in a transaction. */
+export class NotGathered extends Error {
+  constructor(what: string) {
+    super(`store: ${what} is not gathered into a group's one statement`);
+  }
+}
+
 /**
  * A group commit's queries (commit.ts): the events, results and round assignments its deals make are gathered and
  * written one statement each once the group's writes are done (flush), not one round trip each; the last write of a
@@ -70,6 +80,30 @@ export class GroupOps extends StoreOps {
     this.own(session);
     this.note.trays = true;
     this.pendingTrays.push({ rec, taken });
+  }
+
+  /**
+   * Whether what was gathered makes one statement on PostgreSQL (flush): no first tray records (a statement of their
+   * own), and each kind within one statement's rows. That statement is then atomic without BEGIN and COMMIT.
+   */
+  oneStatement(): boolean {
+    return this.postgres && this.pendingTrays.length === 0 && this.pendingEvents.length <= EVENTS_PER_STATEMENT
+      && this.pendingResults.size <= 200 && this.pendingAssignments.size <= 200;
+  }
+
+  /**
+   * This object as a group's writes may use it to gather only: the gathered writes (events, results, assignments,
+   * the NOTIFY) pass; any other write throws NotGathered before it reaches the store, and the group is written in a
+   * transaction instead.
+   */
+  gatherOnly(): StoreOps {
+    return new Proxy(this, {
+      get(target, prop, receiver) {
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        if (typeof v !== 'function' || GATHERED.has(prop)) return typeof v === 'function' ? v.bind(target) : v;
+        return () => { throw new NotGathered(String(prop)); };
+      },
+    });
   }
 
   /** Write what was gathered; then, for each first record another got in before, its `taken`. */
