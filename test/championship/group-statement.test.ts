@@ -19,23 +19,29 @@ describe('a group commit on PostgreSQL', () => {
     cleanup.length = 0;
   });
 
-  it('writes its events, results, assignments and NOTIFY in one statement, and stores and carries all of them', async () => {
+  /** A fresh database, its store, and a client that hears the store's NOTIFYs. */
+  async function storeAndListener() {
     const db = await freshDb('postgres');
     cleanup.push(() => db.drop());
     const store = await DirectorStore.open(db.url);
     cleanup.push(() => store.close());
-    const statements: string[] = [];
-    const k = new Kysely<DirectorDb>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: db.url, max: 1 }) }),
-      log: (e) => { if (!/^(begin|commit)$/.test(e.query.sql)) statements.push(e.query.sql); },
-    });
-    cleanup.push(() => k.destroy());
     const listener = new pg.Client({ connectionString: db.url });
     await listener.connect();
     cleanup.push(() => listener.end());
     const heard: string[] = [];
     listener.on('notification', (n) => heard.push(n.payload ?? ''));
     await listener.query(`LISTEN ${CHANGE_CHANNEL}`);
+    return { db, store, heard };
+  }
+
+  it('writes its events, results, assignments and NOTIFY in one statement, and stores and carries all of them', async () => {
+    const { db, store, heard } = await storeAndListener();
+    const statements: string[] = [];
+    const k = new Kysely<DirectorDb>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: db.url, max: 1 }) }),
+      log: (e) => { if (!/^(begin|commit)$/.test(e.query.sql)) statements.push(e.query.sql); },
+    });
+    cleanup.push(() => k.destroy());
 
     const events = Array.from({ length: 5 }, (_, i) => ({ table: String(1 + (i % 2)), seq: 10 + i, event: { type: 'place', seat: 'N', card: 'SA', seq: 10 + i } as never }));
     const results = [result('1', 3, 14), result('2', 4, 13)];
@@ -61,17 +67,9 @@ describe('a group commit on PostgreSQL', () => {
     expect(note?.carried).toEqual(results);
     expect(note?.assignments).toBe(true);
   });
+
   it('without BEGIN and COMMIT when the group makes one statement; in a transaction when it writes anything else or more rows', async () => {
-    const db = await freshDb('postgres');
-    cleanup.push(() => db.drop());
-    const store = await DirectorStore.open(db.url);
-    cleanup.push(() => store.close());
-    const listener = new pg.Client({ connectionString: db.url });
-    await listener.connect();
-    cleanup.push(() => listener.end());
-    const heard: string[] = [];
-    listener.on('notification', (n) => heard.push(n.payload ?? ''));
-    await listener.query(`LISTEN ${CHANGE_CHANNEL}`);
+    const { store, heard } = await storeAndListener();
     let transactions = 0;
     const tx = store.transactionUnsynced.bind(store);
     store.transactionUnsynced = (fn, grouped) => { transactions++; return tx(fn, grouped); };
