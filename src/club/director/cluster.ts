@@ -89,8 +89,9 @@ export function mergeWant(a: SyncWant | null, b: SyncWant): SyncWant {
  * Read back what the other instances stored, soon: one read-back at a time, and one more after it for what was asked
  * meanwhile. A notification's note narrows it to what was stored (issue 18: a whole read-back took 15-190 ms on the
  * championship's loaded PostgreSQL, and the leader did one for each group the others committed). The store is read
- * off the serial chain, so the tables' events go on being folded meanwhile (issue 18: read-backs held the intake for
- * two thirds of the slowest results' wait at a round's end); what it found is taken in at the chain's next step.
+ * off the serial chain, so the tables' events go on being folded meanwhile (issue 18: on the chain, a read-back's
+ * queries, up to 100 ms under a round end's load, held every message behind them); what it found is taken in at the
+ * chain's next step.
  */
 export function requestSync(st: DirectorState, want: SyncWant = 'all'): void {
   if (st.stopped || st.failed) return;
@@ -99,7 +100,7 @@ export function requestSync(st: DirectorState, want: SyncWant = 'all'): void {
     // queued (at a round's end that was up to 300 ms at a championship's leader). The empty step is that next step
     // when the chain is idle. A read-back in flight may bring older states of them after: takeResult keeps the newer.
     const carried = want.carried;
-    atNextStep(st, () => takeCarried(st, carried));
+    atNextStep(st, () => takeCarried(st, carried)).catch(() => undefined);
     return;
   }
   st.syncWanted = mergeWant(st.syncWanted, want);
@@ -108,10 +109,9 @@ export function requestSync(st: DirectorState, want: SyncWant = 'all'): void {
   const w = st.syncWanted;
   st.syncWanted = null;
   readBack(st, w)
-    .then((got) => new Promise<void>((taken) => atNextStep(st, () => {
+    .then((got) => atNextStep(st, () => {
       if (!st.stopped) applyReadBack(st, got).catch(() => undefined);
-      taken();
-    })))
+    }))
     .catch(() => undefined)
     .finally(() => {
       st.syncQueued = false;
@@ -119,10 +119,13 @@ export function requestSync(st: DirectorState, want: SyncWant = 'all'): void {
     });
 }
 
-/** Run `task` at the serial chain's next step: before the message it takes next, or at once when it is idle. */
-function atNextStep(st: DirectorState, task: () => void): void {
+/**
+ * Run `task` at the serial chain's next step: before the message it takes next, or at once when it is idle. Resolves
+ * once it has run; rejects, and it never runs, once the store has failed.
+ */
+function atNextStep(st: DirectorState, task: () => void): Promise<void> {
   st.urgent.push(task);
-  void enqueue(st, async () => undefined).catch(() => undefined);
+  return enqueue(st, async () => undefined);
 }
 
 /**
