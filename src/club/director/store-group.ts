@@ -4,6 +4,12 @@ import { type Kysely, type Transaction, sql } from 'kysely';
 import { CHANGE_CHANNEL, type ChangeNote, type DirectorDb, EVENTS_PER_STATEMENT, type StoredDecision, type StoredEvent, type StoredResult, StoreOps, changePayload, chunks, num } from './store-ops.js';
 import type { ClubAlert, RoundAssignment, TrayRecord } from '../types.js';
 
+/**
+ * The results, assignments or first tray records one statement of a group writes. oneStatement() and flush() read the
+ * same bound: a group that flush() would write in two statements must not be taken for one (it would not be atomic).
+ */
+const ROWS_PER_STATEMENT = 200;
+
 /** GroupOps' writes that only gather, for a statement written at flush. */
 const GATHERED = new Set<string | symbol>(['insertEvents', 'notifyChange', 'putResult', 'putAssignment']);
 
@@ -88,7 +94,7 @@ export class GroupOps extends StoreOps {
    */
   oneStatement(): boolean {
     return this.postgres && this.pendingTrays.length === 0 && this.pendingEvents.length <= EVENTS_PER_STATEMENT
-      && this.pendingResults.size <= 200 && this.pendingAssignments.size <= 200;
+      && this.pendingResults.size <= ROWS_PER_STATEMENT && this.pendingAssignments.size <= ROWS_PER_STATEMENT;
   }
 
   /**
@@ -112,7 +118,7 @@ export class GroupOps extends StoreOps {
     if (session === null) return;
     const trays = this.pendingTrays.splice(0);
     const stored = new Set<string>();
-    for (const part of chunks(trays, 200)) {
+    for (const part of chunks(trays, ROWS_PER_STATEMENT)) {
       const rows = await this.q.insertInto('trays').values(part.map(({ rec }) => ({ session, board: rec.board, rev: rec.rev, json: JSON.stringify(rec), source: rec.source.kind, at: rec.source.at })))
         .onConflict((oc) => oc.columns(['session', 'board', 'rev']).doNothing()).returning(['board', 'rev']).execute();
       for (const r of rows) stored.add(`${num(r.board)}:${num(r.rev)}`);
@@ -125,8 +131,8 @@ export class GroupOps extends StoreOps {
       seen.add(k);
     }
     const events = chunks(this.pendingEvents.splice(0), EVENTS_PER_STATEMENT);
-    const results = chunks([...this.pendingResults.values()], 200);
-    const assignments = chunks([...this.pendingAssignments.values()], 200);
+    const results = chunks([...this.pendingResults.values()], ROWS_PER_STATEMENT);
+    const assignments = chunks([...this.pendingAssignments.values()], ROWS_PER_STATEMENT);
     // The results go with the note, so that the others need not read them back (changePayload drops them if too long).
     const notice = this.notice === null ? null : changePayload(session, this.notice, { ...this.note, carried: results.flat() });
     this.pendingResults.clear();
