@@ -284,6 +284,16 @@ export class Table {
     return out;
   }
 
+  /** How many cards are played to tricks in the deal in progress: cardsSeen()'s count, without building it. */
+  cardsPlayed(): number {
+    return this.current ? this.current.flatCards.length : 0;
+  }
+
+  /** How many findings the deal in progress has: findings().length, without copying them. */
+  findingCount(): number {
+    return this.current ? this.current.findings.length : 0;
+  }
+
   /** Penalties pending: suits to be called, cards liable to be called, highest or lowest, and whose option each is. */
   pendingPenalties(): (PendingPenalty | { kind: 'liable-card'; seat: Seat; card: string; law: string })[] {
     const d = this.current;

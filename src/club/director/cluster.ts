@@ -3,7 +3,7 @@ import { tableTopics } from '../../feed/topics.js';
 import type { Decision } from './decisions.js';
 import { TableFold } from './fold.js';
 import { partitionOf } from './leases.js';
-import { type DirectorState, type SyncWant, type TableState, Work, resultKey, isLeader } from './state.js';
+import { type DirectorState, type SyncWant, type TableState, Work, resultKey, isLeader, setResult } from './state.js';
 import type { StoredDecision, StoredResult } from './store.js';
 import type { ClubAlert, RoundAssignment, TrayRecord } from '../types.js';
 import { commit, durable, enqueue } from './commit.js';
@@ -143,7 +143,7 @@ function takeResult(st: DirectorState, r: StoredResult): boolean {
   // Nor an earlier state of a table's play than the one held (a table's seqs only grow): a read-back, read off the
   // serial chain, can cross a notification that carried a later one.
   if (!hand && prev && prev.fromSeq !== HAND_SCORED_SEQ && (r.fromSeq < prev.fromSeq || (r.fromSeq === prev.fromSeq && r.toSeq < prev.toSeq))) return false;
-  st.results.set(key, r);
+  setResult(st, key, r);
   const list = st.playedAt.get(r.traveller.board) ?? [];
   if (!list.includes(r.table)) list.push(r.table);
   st.playedAt.set(r.traveller.board, list);

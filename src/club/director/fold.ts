@@ -27,6 +27,12 @@ export interface Completion {
   folded: { cards: Record<Seat, string[]>; trump: string | null };
 }
 
+/**
+ * Events that leave a deal that is over as it was, unless they take a card back from its tricks or bring a finding
+ * (a lift: checked by the count of each).
+ */
+const UNCHANGED_AFTER_PLAY: ReadonlySet<TableEvent['type']> = new Set(['lift', 'result-accepted', 'director-call', 'players', 'tray']);
+
 /** Folds one table's events in order; reports each deal that is over (again after any later event changes it). */
 export class TableFold {
   private readonly table: Table;
@@ -44,6 +50,9 @@ export class TableFold {
   /** Fold one event; the deal it completes (or changes once complete), or null. */
   apply(ev: TableEvent): Completion | null {
     if (ev.seq !== undefined) this.lastSeq = ev.seq;
+    const over = this.dealEvents.length > 0 && isDealOver(this.table);
+    const cards = over ? this.table.cardsPlayed() : 0;
+    const findings = over ? this.table.findingCount() : 0;
     if (ev.type === 'deal') {
       this.dealEvents = [ev];
       this.contract = ev.contract;
@@ -60,6 +69,9 @@ export class TableFold {
     this.table.apply(ev);
     const deal = this.dealEvents[0] as DealEvent | undefined;
     if (!deal || deal.board === undefined || !isDealOver(this.table)) return null;
+    // The cards of the last trick taken up, the result accepted, a call: the deal is over as it was, and the director
+    // would build its traveller and compare it again for nothing (issue 18: four or five times for each result).
+    if (over && UNCHANGED_AFTER_PLAY.has(ev.type) && this.table.cardsPlayed() === cards && this.table.findingCount() === findings) return null;
     const result = this.table.result();
     if (!result) return null;
     return {

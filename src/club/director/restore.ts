@@ -1,6 +1,6 @@
 // The director rebuilt from its store at start.
 import type { Decision } from './decisions.js';
-import { type DirectorState, Work, resultKey } from './state.js';
+import { type DirectorState, Work, resultKey, setResult } from './state.js';
 import { foldReady } from './gap-fill.js';
 import { playedAtFromResults } from './results.js';
 import { initialAssignments } from './rounds.js';
@@ -22,7 +22,7 @@ export async function rebuild(st: DirectorState): Promise<void> {
     st.alerts.push(alert);
   }
   for (const r of await s.results(session)) {
-    st.results.set(resultKey(r), r);
+    setResult(st, resultKey(r), r);
     // Its record check was committed with it: against the record then in force, which a correction since may have
     // replaced. Checking it again against today's record could raise an alert the live run never raised.
     st.tables.get(r.table)?.recorded.add(r.fromSeq);

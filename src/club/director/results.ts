@@ -1,7 +1,7 @@
 // Results: a completed deal's traveller stored, when the standings may show it, and the trays released.
 import { type Completion, travellerOf } from './fold.js';
 import type { StoredResult } from './store.js';
-import { type DirectorState, type TableState, Work, resultKey, isLeader } from './state.js';
+import { type DirectorState, type TableState, Work, resultKey, isLeader, setResult } from './state.js';
 import { pubLatest } from './mqtt.js';
 import { checkRecord } from './records.js';
 import { maybeAdvance } from './rounds.js';
@@ -11,9 +11,7 @@ import { scheduleFlush } from './standings.js';
 export function onCompletion(st: DirectorState, ts: TableState, c: Completion, work: Work): void {
   // The round the deal was played in: the one stored with it (a rebuild, when the table has moved on since), else
   // the one the table journaled with the deal, else the table's round now.
-  let round: number | undefined;
-  for (const r of st.results.values()) if (r.table === ts.id && r.fromSeq === c.fromSeq) round = r.traveller.round;
-  round ??= c.deal.round;
+  const round = st.playRound.get(`${ts.id}:${c.fromSeq}`) ?? c.deal.round;
   const traveller = travellerOf(c, { tableNo: ts.no, index: st.index, assignment: st.assignments.get(ts.id), round, variant: st.c.variant });
   putResult(st, ts, { table: ts.id, traveller, fromSeq: c.fromSeq, toSeq: c.toSeq }, work);
   st.findings.noteDeal(ts.id, c.board, traveller.round, c.fromSeq, c.result.findings);
@@ -28,7 +26,7 @@ export function putResult(st: DirectorState, ts: TableState, r: StoredResult, wo
   const key = resultKey(r);
   const prev = st.results.get(key);
   if (prev && JSON.stringify(prev.traveller) === JSON.stringify(r.traveller)) return;
-  st.results.set(key, r);
+  setResult(st, key, r);
   work.write((tx) => tx.putResult(st.c.session, r));
   const u = st.uncommitted.get(key);
   if (u) u.pending++;

@@ -121,6 +121,12 @@ export function resultKey(r: { table: string; traveller: Traveller }): string {
   return `${r.traveller.board}:${r.table}:${r.traveller.round ?? 0}`;
 }
 
+/** Hold a result under its key, and the round its play is stored with. */
+export function setResult(st: DirectorState, key: string, r: StoredResult): void {
+  st.results.set(key, r);
+  st.playRound.set(`${r.table}:${r.fromSeq}`, r.traveller.round);
+}
+
 /**
  * The snapshot is rebuilt at most this often (ms): a busy session changes it with every card, and it (schedule,
  * records, alerts) is the largest message the director sends.
@@ -179,7 +185,10 @@ export class DirectorState {
   readonly tables = new Map<string, TableState>();
   readonly byNo = new Map<number, string>();
   readonly records = new Map<number, TrayRecord>();
+  /** Set through setResult, which keeps playRound in step. */
   readonly results = new Map<string, StoredResult>();
+  /** The round each table's play (`table:fromSeq`) was last stored with: a completion asks at every change. */
+  readonly playRound = new Map<string, number | undefined>();
   readonly playedAt = new Map<number, string[]>();
   readonly alertIds = new Set<string>();
   readonly alerts: ClubAlert[] = [];
