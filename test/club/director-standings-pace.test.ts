@@ -1,5 +1,5 @@
-// The standings' pace (issue 18): scored as soon as the callbacks running when a result settles are done, the changes
-// they make coalesced into one scoring,
+// The standings' pace (issue 18): scored on the next turn of the event loop after a change, the changes of that turn
+// coalesced into one scoring,
 // and pushed out after a costly scoring so that it takes at most a share of the event loop. Fake timers and a fake
 // clock: this checks when the director scores, not how fast.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -46,39 +46,33 @@ describe('the standings are scored soon after a result, and paced by their cost'
     vi.useRealTimers();
   });
 
-  /** The callbacks queued with process.nextTick so far run (not faked: vitest's forks pool cannot). */
-  const ticks = () => new Promise<void>((resolve) => process.nextTick(resolve));
-
   const result = (board: number, table: string) => {
     st.results.set(`${board}:${table}:1`, { table, fromSeq: 1, toSeq: 60, traveller: { board, table: Number(table), round: 1, ns: `${table}NS`, ew: `${table}EW`, tricks: 7 } });
     st.standingsDirty = true;
     scheduleFlush(st);
   };
 
-  it('a result is scored once the callbacks running are done (process.nextTick), before the immediates already queued, the results settled together once', async () => {
-    // At a round's end the next tables' last cards are read in the same turn as the sync that settles a result: their
-    // folds are not to come first. The immediates are fake here and never run: only a nextTick scores.
+  it('a result is scored on the next turn after it settles (setImmediate, no timer), and the results settled together are scored once', () => {
     result(1, '1');
     result(2, '2');
     expect(scored).toHaveLength(0);
-    await ticks();
+    vi.advanceTimersByTime(0);
     expect(scored).toHaveLength(1);
     expect(scored[0].map((t) => t.board)).toEqual([1, 2]);
     // Nothing changed since: no scoring for nothing.
     scheduleFlush(st);
-    await ticks();
     vi.advanceTimersByTime(10);
     expect(scored).toHaveLength(1);
   });
 
-  it(`after two scorings that took c ms or more the next waits ${STANDINGS_COST_FACTOR} × c; after one alone it does not`, async () => {
+  it(`after two scorings that took c ms or more the next waits ${STANDINGS_COST_FACTOR} × c; after one alone it does not`, () => {
     cost = 40;
     // One costly scoring (a cold start): the next is not held back.
     result(1, '1');
-    await ticks();
+    vi.advanceTimersByTime(0);
     expect(scored).toHaveLength(1);
     result(2, '1');
-    await ticks();
+    vi.advanceTimersByTime(0);
     expect(scored).toHaveLength(2);
     result(2, '2');
     // This one is cheap: the one after it waits for the next turn only.
@@ -88,18 +82,18 @@ describe('the standings are scored soon after a result, and paced by their cost'
     vi.advanceTimersByTime(1);
     expect(scored).toHaveLength(3);
     result(1, '2');
-    await ticks();
+    vi.advanceTimersByTime(0);
     expect(scored).toHaveLength(4);
   });
 
-  it('a scoring that took long because others ran meanwhile (preempted) is paced by the CPU it took, not the time', async () => {
+  it('a scoring that took long because others ran meanwhile (preempted) is paced by the CPU it took, not the time', () => {
     // 40 ms from start to end, of which 38 ms the machine ran other processes: 2 ms of CPU.
     cost = 40;
     preempted = 38;
     result(1, '1');
-    await ticks();
+    vi.advanceTimersByTime(0);
     result(2, '1');
-    await ticks();
+    vi.advanceTimersByTime(0);
     expect(scored).toHaveLength(2);
     result(2, '2');
     vi.advanceTimersByTime(STANDINGS_COST_FACTOR * 2 - 1);

@@ -113,10 +113,10 @@ export function groupOf(st: DirectorState, board: number, table: string): number
 }
 
 /**
- * Flush the standings (and ask for the snapshot, paced on its own) as soon as the callbacks now running are done,
- * once however many changes they make; later when the last two scorings were costly (standingsDue). As soon as that:
- * at a round's end the sync that makes a group's results durable returns among the reads of the next tables' last
- * cards, and a flush on the next turn of the loop (setImmediate) waited for all of them to be folded first (issue 18).
+ * Flush the standings (and ask for the snapshot, paced on its own) on the next turn of the event loop after a change,
+ * once however many changes come meanwhile; later when the last two scorings were costly (standingsDue). The next
+ * turn is setImmediate's, right after the I/O just read: a timer of even 1 ms let the next burst of table events be
+ * folded first at a round's end (issue 18).
  */
 export function scheduleFlush(st: DirectorState): void {
   if (st.flushCancel || st.stopped) return;
@@ -129,9 +129,8 @@ export function scheduleFlush(st: DirectorState): void {
     const t = setTimeout(run, wait);
     st.flushCancel = () => clearTimeout(t);
   } else {
-    let cancelled = false;
-    process.nextTick(() => { if (!cancelled) run(); });
-    st.flushCancel = () => { cancelled = true; };
+    const i = setImmediate(run);
+    st.flushCancel = () => clearImmediate(i);
   }
 }
 
