@@ -70,7 +70,7 @@ export class TableFold {
     const deal = this.dealEvents[0] as DealEvent | undefined;
     if (!deal || deal.board === undefined || !isDealOver(this.table)) return null;
     // The cards of the last trick taken up, the result accepted, a call: the deal is over as it was, and the director
-    // would build its traveller and compare it again for nothing (issue 18: four or five times for each result).
+    // would build its traveller and compare it again for nothing (issue 18: seven more times for each result).
     if (over && UNCHANGED_AFTER_PLAY.has(ev.type) && this.table.cardsPlayed() === cards && this.table.findingCount() === findings) return null;
     const result = this.table.result();
     if (!result) return null;
