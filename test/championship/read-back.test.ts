@@ -2,7 +2,7 @@
 // events go on being folded while it answers, and what it found is taken in at the chain's next step. A read-back
 // can then cross a notification that carried a later state of the same play: an instance keeps the later one ("a
 // table's seqs only grow"), in either order.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DirectorState } from '../../src/club/director/state.js';
 import type { ChangeNote, DirectorStore, StoredResult } from '../../src/club/director/store.js';
 import { requestSync, syncFromStore } from '../../src/club/director/cluster.js';
@@ -39,6 +39,28 @@ describe('another instance\'s results, read back', () => {
     expect(held(), 'nor a play that began before it').toEqual([[10, 118, 8]]);
     await syncFromStore(st, note([played(130, 240, 5)]));
     expect(held(), 'a play that began after it (the board played again in the round)').toEqual([[130, 240, 5]]);
+  });
+
+  it('a read-back the store refuses is said once, and the next one takes what the store holds', async () => {
+    await open();
+    await store.putResult('s1', played(10, 112, 7));
+    const warn = vi.spyOn(st.log, 'warn');
+    const heads = store.resultHeads.bind(store);
+    store.resultHeads = async () => { throw new Error('connection terminated'); };
+    const settled = async () => { for (let i = 0; i < 100 && st.syncQueued; i++) await new Promise((r) => setTimeout(r, 10)); };
+    for (let i = 0; i < 3; i++) {
+      requestSync(st, 'all');
+      await settled();
+    }
+    const said = warn.mock.calls.filter(([, msg]) => String(msg).includes('cannot read back'));
+    expect(said, 'one line for three failures').toHaveLength(1);
+    expect(said[0][0]).toMatchObject({ err: 'connection terminated' });
+    expect(held()).toEqual([]);
+    store.resultHeads = heads;
+    requestSync(st, 'all');
+    await settled();
+    for (let i = 0; i < 100 && held().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(held()).toEqual([[10, 112, 7]]);
   });
 
   it('the serial chain goes on while the store is read; what was read is taken in at its next step', async () => {

@@ -3,7 +3,7 @@ import { tableTopics } from '../../feed/topics.js';
 import type { Decision } from './decisions.js';
 import { TableFold } from './fold.js';
 import { partitionOf } from './leases.js';
-import { type DirectorState, type SyncWant, type TableState, Work, resultKey, isLeader, setResult } from './state.js';
+import { type DirectorState, type SyncWant, type TableState, Work, resultKey, isLeader, setResult, warnOnce } from './state.js';
 import type { StoredDecision, StoredResult } from './store.js';
 import type { ClubAlert, RoundAssignment, TrayRecord } from '../types.js';
 import { commit, durable, enqueue } from './commit.js';
@@ -111,7 +111,10 @@ export function requestSync(st: DirectorState, want: SyncWant = 'all'): void {
   readBack(st, w)
     .then((got) => atNextStep(st, () => {
       if (!st.stopped) applyReadBack(st, got).catch(() => undefined);
-    }))
+    }), (err: Error) => {
+      // Said once: the next poll or notification tries again, and a store that stays down fails the commits loudly.
+      warnOnce(st, 'read-back', { store: st.store!.where, err: err.message }, 'director: cannot read back what the other instances stored; trying again at the next poll');
+    })
     .catch(() => undefined)
     .finally(() => {
       st.syncQueued = false;
