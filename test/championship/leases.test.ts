@@ -1,5 +1,7 @@
 // Partition leases (src/club/director/leases.ts) on both engines: one holder per partition, a dead holder's leases
 // taken once they expire, the partitions shared out fairly as instances come and go.
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PartitionLeases, fairShare, partitionOf } from '../../src/club/director/leases.js';
 import { DirectorStore } from '../../src/club/director/store.js';
@@ -82,6 +84,35 @@ describe.each(ENGINES)('partition leases on %s', (engine) => {
     // a comes back (a pause, not a death): its renewals fail, so it learns it lost them.
     await a.tick();
     expect(changes.a.at(-1)?.lost.sort()).toEqual([0, 1]);
+  });
+
+  it('a store that stops answering is said once an outage, not at every heartbeat; one that outlasts the lease fails the service', async () => {
+    const { store, failures } = await setup();
+    const lines: string[] = [];
+    const log = pino({ level: 'warn' }, new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } }));
+    let down = false;
+    const ops = new Proxy(store.leaseOps, {
+      get: (t, k) => (k === 'heartbeat' ? async (...a: [string, string, number]) => { if (down) throw new Error('connect ECONNREFUSED'); return t.heartbeat(...a); } : Reflect.get(t, k)),
+    });
+    let clock = 5_000_000;
+    const a = new PartitionLeases({
+      ops, session: 's1', instance: 'a', partitions: 4, leaseMs: 10_000, heartbeatMs: 60_000, log, now: () => clock,
+      onChange: async () => undefined, onFailure: (err) => failures.push(err.message),
+    });
+    await a.start();
+    cleanup.push(() => a.stop(false));
+    down = true;
+    for (let i = 0; i < 4; i++) { clock += 2_000; await a.tick(); }
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('cannot renew the partition leases');
+    expect(failures).toEqual([]);
+    down = false;
+    await a.tick();
+    down = true;
+    for (let i = 0; i < 6; i++) { clock += 2_000; await a.tick(); }
+    // A second outage is a second line; it outlasted the lease (10 s), so the service is told, once.
+    expect(lines).toHaveLength(2);
+    expect(failures).toEqual(['connect ECONNREFUSED']);
   });
 
   it('a clean stop gives the leases up at once, and two instances racing for one free lease cannot both win', async () => {

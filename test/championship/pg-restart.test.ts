@@ -21,6 +21,12 @@ describe('PostgreSQL restarted mid-session', () => {
     const { obs, tables, procs, launch } = await processRig('pgrestart', url, 4, cleanup);
     launch('d1');
     launch('d2');
+    const store = await DirectorStore.open(url);
+    cleanup.push(() => store.close());
+    const holders = async () => new Set((await store.leaseOps.leases('s1')).flatMap((l) => (l.holder === null ? [] : [l.holder]))).size === 2;
+    // Both instances running (each holds a partition) before the store goes down: an instance still starting then
+    // would fail its first start, which is the operator's to see (a wrong store URL), not a restart's.
+    await waitFor(holders, T, 'one partition each');
     await waitFor(() => obs.get<RoundAssignment>('2/assignment')?.round === 1, T, 'round 1 assignments');
     await tables[0].play([{ type: 'tray', code: 'T1' }, ...seedHand(1, false)]);
     await tables[1].play([{ type: 'tray', code: 'T2' }, ...seedHand(2, false)]);
@@ -40,8 +46,6 @@ describe('PostgreSQL restarted mid-session', () => {
 
     await waitFor(() => resultsIn(obs.get<ScoreReport>('club/s1/standings')).length === 4, T, 'standings with all four results');
     expect(resultsIn(obs.get<ScoreReport>('club/s1/standings'))).toEqual(['1@1', '1@2', '2@1', '2@2']);
-    const store = await DirectorStore.open(url);
-    cleanup.push(() => store.close());
     for (const [i, t] of tables.entries()) {
       await waitFor(async () => (await store.events('s1', String(i + 1))).length >= t.journal.length, T, `every event of table ${i + 1}`);
       expect((await store.events('s1', String(i + 1))).map((e) => e.seq)).toEqual(t.journal.map((e) => e.seq));
@@ -49,6 +53,6 @@ describe('PostgreSQL restarted mid-session', () => {
     expect((await store.results('s1')).length).toBe(4);
     // Both instances lived through it (the service restarted inside each process) and still share the partitions.
     for (const p of procs.values()) expect(p.child.exitCode).toBeNull();
-    await waitFor(async () => new Set((await store.leaseOps.leases('s1')).map((l) => l.holder)).size === 2, T, 'one partition each again');
+    await waitFor(holders, T, 'one partition each again');
   }, 120_000);
 });

@@ -43,6 +43,7 @@ export class PartitionLeases {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> = Promise.resolve();
   private lastOk: number;
+  private failing = false;
   private stopped = false;
   private readonly now: () => number;
 
@@ -116,8 +117,11 @@ export class PartitionLeases {
         }
       }
       this.lastOk = now;
+      this.failing = false;
     } catch (err) {
-      this.o.log.warn({ err: (err as Error).message }, 'director: cannot renew the partition leases');
+      // Said once an outage: the heartbeats go on trying, and one that outlasts the lease fails the service.
+      if (!this.failing) this.o.log.warn({ err: (err as Error).message }, 'director: cannot renew the partition leases; trying again at each heartbeat');
+      this.failing = true;
       if (this.now() - this.lastOk > this.o.leaseMs) {
         this.o.onFailure(err as Error);
         return;
