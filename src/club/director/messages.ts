@@ -4,7 +4,7 @@ import { type TableEvent, validateTableEvent } from '../../formats/table-log.js'
 import type { ClubAlert, TrayRecord } from '../types.js';
 import { GAP_WINDOW, INTAKE_LIMITS, REQUEST_LIMIT, type Refusal, isSeq, kindOf, sameJson } from './intake.js';
 import { type DirectorState, type TableState, Work, StoreFailure, warnOnce } from './state.js';
-import { commit, commitWork } from './commit.js';
+import { commit, commitStages, commitWork } from './commit.js';
 import { respond } from './mqtt.js';
 import { raise, refused, refusedInto, unknownBoard } from './alerts.js';
 import { requestEvents, checkGap, foldReady } from './gap-fill.js';
@@ -132,11 +132,12 @@ export async function ingest(st: DirectorState, ts: TableState, events: TableEve
   }
   foldReady(st, ts, work);
   for (const e of fresh) if (e.type === 'deal' && e.board !== undefined && st.index.playsOf(e.board).length === 0) unknownBoard(st, ts, e, work);
-  // Not awaited: the next message is folded while this one's group commits; its PUBACK waits for the commit (durable),
-  // and what it publishes goes out after it. Until then its events are known as unstored (a reused seq's check).
+  // Not awaited: the next message is folded while this one's group commits; its PUBACK waits for the group to be on
+  // disk (durable), and what it publishes goes out once the group is committed (commitStages). Until then its events
+  // are known as unstored (a reused seq's check).
   for (const e of fresh) ts.unstored.set(e.seq!, e);
   const writes = work.writes.length > 0 || setFirst;
-  const committed = commit(st, writes ? async (tx) => {
+  const { committed } = commitStages(st, writes ? async (tx) => {
     if (setFirst) await tx.setFirstSeq(st.c.session, ts.id, firstSeq);
     for (const w of work.writes) await w(tx);
   } : null, fresh.map((e) => ({ table: ts.id, seq: e.seq!, event: e })), writes);

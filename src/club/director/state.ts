@@ -108,9 +108,13 @@ export interface CommitGroup {
   readonly events: StoredEvent[];
   /** Whether they store what other instances read back (results, records, alerts, decisions), not only events. */
   shared: boolean;
+  /** Settled once the group is on disk: its PUBACKs wait for this. */
   readonly done: Promise<void>;
   readonly resolve: () => void;
   readonly reject: (e: Error) => void;
+  /** Settled once the group is committed (readable, maybe not yet on disk): what its messages publish waits for this. */
+  readonly committed: Promise<void>;
+  readonly resolveCommitted: () => void;
 }
 
 /** A commit failed for good (or the service stopped while waiting for the store): the message is not acknowledged. */
