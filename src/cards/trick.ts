@@ -1,6 +1,9 @@
 // Trick arithmetic shared by the engine, the formats and the simulators.
 import { type Card, suitOf } from './card.js';
 
+/** Tricks in a deal: thirteen, in every game played here. */
+export const TOTAL_TRICKS = 13;
+
 /**
  * Index (0-based, in play order) of the card that wins a trick; trump is a suit index or -1 for none.
  * `from`/`to` select the trick inside a longer list; the index returned is relative to `from`.
