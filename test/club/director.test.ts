@@ -61,6 +61,8 @@ describe.each(ENGINES)('the director on %s', (engine) => {
     const { s, store } = await start();
     await waitFor(() => obs.get<RoundAssignment>('1/assignment')?.round === 1, T, 'round 1 assignment of table 1');
     expect(obs.get<RoundAssignment>('1/assignment')).toMatchObject({ type: 'tenace.assignment', session: 's1', table: '1', trays: [1], ns: '1NS', ew: '1EW', tables: 2 });
+    // Published after the assignments on the same connection, but it may reach the observer in a later read.
+    await waitFor(() => obs.get('club/s1/schedule') !== undefined, T, 'the schedule');
     expect(obs.get('club/s1/schedule')).toEqual(SCHEDULE);
 
     await tables[0].play([{ type: 'tray', code: 'T1' }, ...seedHand(1, false)]);
