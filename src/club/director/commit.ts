@@ -38,8 +38,8 @@ export function commit(st: DirectorState, fn: ((tx: StoreOps) => Promise<void>) 
  * As commit(), with the moment the group is committed as well as the one it is on disk. What a table's message makes
  * (a result in the standings, the next round's assignment, an alert) is published once committed, before SQLite's
  * WAL sync (13-21 ms at p99 in the club bench): only its PUBACK waits for the disk. A power cut in between loses
- * nothing the table has not still got: its events were not acknowledged, so it gives them again and the director
- * makes the same result from them.
+ * nothing the table has not still got: its events were not acknowledged, so the broker gives them again (or the
+ * table, asked for the gap) and the director makes the same result from them.
  */
 export function commitStages(st: DirectorState, fn: ((tx: StoreOps) => Promise<void>) | null, events: readonly StoredEvent[] = [], shared = true): { committed: Promise<void>; durable: Promise<void> } {
   if (st.failed) {
