@@ -30,7 +30,8 @@ import type { BenchReport, SanityLine } from './harness.js';
 import { floorLatencies } from './mqtt-floor.js';
 import { type Broker, adaptShipped, startBroker } from './broker.js';
 import { ROOT, latencyTable, mb, ms, pct, rssKb, runChild, serveChild, table as textTable } from './harness.js';
-import { directorLatencies, startWatch, type Watch, type WatchTimes } from './watch.js';
+import { bursts, directorLatencies, startWatch, type Watch, type WatchTimes } from './watch.js';
+import { type CpuPart, type CpuReading, cpuLines, readCpu } from './cpu-parts.js';
 
 export interface ChampionshipBenchOptions {
   seed: number;
@@ -245,7 +246,7 @@ async function until(cond: () => boolean, ms: number, what: string): Promise<voi
   }
 }
 
-interface Timing { table: number; board: number; lastCardAt: number; lastCardSeq?: number }
+interface Timing { table: number; board: number; round: number; slot: number; lastCardAt: number; lastCardSeq?: number }
 
 /** One table's plays: wait for the round's assignment and the slot, scan the tray, play the cards at the chosen pace. */
 async function playTable(t: EmulatedTable, plays: readonly PlannedPlay[], x: { plan: SessionPlan; records: RoomRecords; barrier: SlotBarrier; intervalMs: number; timings: Timing[]; problems: string[]; deadline: number; late: string[] }): Promise<void> {
@@ -288,7 +289,7 @@ async function playTable(t: EmulatedTable, plays: readonly PlannedPlay[], x: { p
       for (const [i, ev] of p.events.entries()) {
         await pace();
         const stamped = t.append(ev);
-        if (i === lastPlace) x.timings.push({ table: t.no, board: p.board, lastCardAt: Date.now(), lastCardSeq: stamped.seq });
+        if (i === lastPlace) x.timings.push({ table: t.no, board: p.board, round: p.round, slot: p.slot, lastCardAt: Date.now(), lastCardSeq: stamped.seq });
       }
     } finally {
       x.barrier.leave(p);
@@ -395,6 +396,7 @@ async function child(o: ChampionshipBenchOptions): Promise<BenchReport> {
   const holderOf = new Map<number, string>();
   let tables: EmulatedTable[] = [];
   let playSeconds = NaN;
+  let cpuPlay: [CpuReading, CpuReading] | null = null;
   let drainSeconds = NaN;
   const late: string[] = [];
   let dbName: string | null = null;
@@ -467,11 +469,20 @@ async function child(o: ChampionshipBenchOptions): Promise<BenchReport> {
     const barrier = new SlotBarrier(plan);
     const intervalMs = 1000 / (o.speed * REAL_EVENTS_PER_SECOND);
     const tp = Date.now();
+    const parts: CpuPart[] = [
+      { name: 'tables (this benchmark\'s process)', pids: [process.pid] },
+      { name: 'brokers (rooms A, B and the centre)', pids: [...rooms, centre].map((b) => b.proc.pid) },
+      { name: 'PostgreSQL (every postgres process)', pids: [], comms: ['postgres'] },
+      ...directors.map((d) => ({ name: `director ${d.instance}`, pids: [d.proc.pid] })),
+      { name: 'witness (bench/club-watch.ts)', pids: [witness.pid] },
+    ];
+    const cpuStart = readCpu(parts);
     const deadline = tp + o.playSeconds * 1000;
     const ticker = setInterval(() => progress(`${((Date.now() - tp) / 1000).toFixed(0)} s: ${timings.length} plays done, ${w.firstSeen.size} results in the standings, load ${loadavg()[0].toFixed(2)}`), 15_000);
     try {
       await Promise.all(tables.map((t) => playTable(t, plan.plays.get(t.no) ?? [], { plan, records: records[(t.no - 1) % 2], barrier, intervalMs, timings, problems, deadline, late })));
       playSeconds = (Date.now() - tp) / 1000;
+      cpuPlay = [cpuStart, readCpu(parts)];
       progress(`tables done after ${playSeconds.toFixed(1)} s: ${timings.length} plays; waiting up to ${o.drainSeconds} s for the standings`);
       const td = Date.now();
       await until(() => {
@@ -559,9 +570,16 @@ async function child(o: ChampionshipBenchOptions): Promise<BenchReport> {
   notes.push('(b2) the directors\' part: the last card\'s event at the centre → the standings there holding its result, both seen by one idle subscriber process (bench/club-watch.ts)');
   notes.push(latencyTable('directors (event at the centre → standings)', part, 'floor: room → bridge → relay at centre', floor));
   notes.push(`p99 ${ms(pct(part, 99))} (goal 1: ≤ 100 ms: ${pct(part, 99) <= 100 ? 'met' : 'not met'}); the directors add ${ms(pct(part, 99) - pct(floor, 99))} to the floor at p99`);
+  // A slot's end: every table starts a slot together and plays it at the same pace, so its results come as one burst.
+  const slots = seen ? bursts(seen, timings) : [];
+  const med = (xs: number[]) => pct([...xs].sort((a, b) => a - b), 50);
+  notes.push(`(b3) a slot's burst (every table plays a slot at once): ${slots.length} slots of ${med(slots.map((b) => b.results))} results (median); their last cards reached the centre within ${ms(med(slots.map((b) => b.arrivalMs)))} (median; at most ${ms(Math.max(...slots.map((b) => b.arrivalMs)))}), and all their results were in the standings ${ms(med(slots.map((b) => b.drainMs)))} after the first of them (median; at most ${ms(Math.max(...slots.map((b) => b.drainMs)))})`);
   notes.push('');
   notes.push('(c) director RSS (VmRSS)');
   notes.push(textTable(['instance', 'idle 2 s after start', 'peak', 'at end'], directors.map((d, i) => [d.instance, mb(d.idleKb), mb(d.peakKb), mb(endKb[i])])));
+  notes.push('');
+  notes.push('(d) CPU while the tables played, by part (/proc)');
+  notes.push(...(cpuPlay ? cpuLines(...cpuPlay) : ['not measured: play did not finish']));
   notes.push('');
   notes.push('(no throughput table for this benchmark: its figures are the counts, latencies and RSS above)');
   for (const p of problems.slice(0, 5)) notes.push(`problem: ${p}`);

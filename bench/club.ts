@@ -19,6 +19,7 @@ import type { DirectorProcess } from '../src/club/session/director-process.js';
 import type { BenchReport, SanityLine } from './harness.js';
 import { floorLatencies } from './mqtt-floor.js';
 import { directorLatencies, startWatch, type Watch, type WatchTimes } from './watch.js';
+import { type CpuPart, type CpuReading, cpuLines, readCpu } from './cpu-parts.js';
 import { sessionTopics } from '../src/feed/topics.js';
 import { type Broker, adaptShipped, startBroker } from './broker.js';
 import { CLI_SCRIPT, freePort } from '../src/club/session/director-process.js';
@@ -99,6 +100,9 @@ async function child(o: ClubBenchOptions): Promise<BenchReport> {
   const club = `bench${process.pid}`;
   let watch: Watch | undefined;
   let seen: WatchTimes | undefined;
+  let cpuParts: CpuPart[] = [];
+  let cpuStart: CpuReading | undefined;
+  let cpuEnd: CpuReading | undefined;
   try {
     watch = await startWatch(broker, club, sessionTopics(club, plan.session).standings);
     outcome = await runSession({
@@ -106,10 +110,19 @@ async function child(o: ClubBenchOptions): Promise<BenchReport> {
       log: createLogger({ log: { level: 'error' } }), waitMs: 120_000,
       onDirector: (d) => {
         director = d;
+        cpuParts = [
+          { name: 'tables (this benchmark\'s process)', pids: [process.pid] },
+          ...(shipped ? [{ name: 'broker (shipped config)', pids: [shipped.proc.pid] }] : []),
+          { name: 'director', pids: [d.pid()] },
+          { name: 'witness (bench/club-watch.ts)', pids: [watch?.pid] },
+        ];
+        cpuStart = readCpu(cpuParts);
         setTimeout(() => { idleKb = rssKb(d.pid()); }, 2000);
         sampler = setInterval(() => {
           const kb = rssKb(d.pid());
           if (Number.isFinite(kb)) peakKb = Number.isFinite(peakKb) ? Math.max(peakKb, kb) : kb;
+          // The last reading while the director still runs: the session stops it before it returns.
+          if (Number.isFinite(kb)) cpuEnd = readCpu(cpuParts);
         }, 250);
       },
     });
@@ -143,6 +156,9 @@ async function child(o: ClubBenchOptions): Promise<BenchReport> {
   notes.push(`director adds ${ms(pct(part, 99) - pct(floor, 99))} to the floor at p99 (goal ≤ 20 ms: ${pct(part, 99) - pct(floor, 99) <= 20 ? 'met' : 'not met'})`);
   notes.push('');
   notes.push(`(b) director RSS (VmRSS): idle 2 s after start ${mb(idleKb)}, peak ${mb(peakKb)}; node -e with one mqtt.js client ${mb(nodeKb)} → peak ${ratio(peakKb, nodeKb)}`);
+  notes.push('');
+  notes.push('(c) CPU while the director ran (its last reading, every 250 ms), by part (/proc)');
+  notes.push(...(cpuStart && cpuEnd ? cpuLines(cpuStart, cpuEnd) : ['not measured: the session did not finish']));
   notes.push('');
   notes.push('(no throughput table for this benchmark: its figures are the latencies and RSS above)');
   const c = outcome?.check;

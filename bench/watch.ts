@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 export interface WatchTimes { events: Record<string, number>; scored: Record<string, number> }
 
 /** A running witness: `stop()` ends it and returns what it saw. */
-export interface Watch { stop(): Promise<WatchTimes> }
+export interface Watch { pid: number | undefined; stop(): Promise<WatchTimes> }
 
 /** Start the witness on `url` for `club`'s table events and the standings topic; resolves once it is subscribed. */
 export async function startWatch(url: string, club: string, standings: string): Promise<Watch> {
@@ -23,6 +23,7 @@ export async function startWatch(url: string, club: string, standings: string): 
     check();
   });
   return {
+    pid: child.pid,
     async stop() {
       child.stdin.end();
       const text = await ended;
@@ -40,4 +41,26 @@ export function directorLatencies(w: WatchTimes, plays: readonly { table: number
     if (at !== undefined && scored !== undefined) out.push(scored - at);
   }
   return out.sort((a, b) => a - b);
+}
+
+/** One burst of plays (a slot, which every table plays at once): their last cards reached the broker over `arrivalMs`,
+ * and all their results were in the standings `drainMs` after the first of those cards. */
+export interface Burst { key: string; results: number; arrivalMs: number; drainMs: number }
+
+/** Group the plays by round and slot and say how long each group's last cards took to arrive and to be scored. */
+export function bursts(w: WatchTimes, plays: readonly { table: number; board: number; lastCardSeq?: number; round: number; slot: number }[]): Burst[] {
+  const by = new Map<string, { first: number; lastEvent: number; lastScored: number; n: number }>();
+  for (const p of plays) {
+    const at = p.lastCardSeq === undefined ? undefined : w.events[`${p.table}:${p.lastCardSeq}`];
+    const scored = w.scored[`${p.board}:${p.table}`];
+    if (at === undefined || scored === undefined) continue;
+    const key = `${p.round}:${p.slot}`;
+    const b = by.get(key) ?? { first: Infinity, lastEvent: -Infinity, lastScored: -Infinity, n: 0 };
+    b.first = Math.min(b.first, at);
+    b.lastEvent = Math.max(b.lastEvent, at);
+    b.lastScored = Math.max(b.lastScored, scored);
+    b.n++;
+    by.set(key, b);
+  }
+  return [...by].map(([key, b]) => ({ key, results: b.n, arrivalMs: b.lastEvent - b.first, drainMs: b.lastScored - b.first }));
 }
