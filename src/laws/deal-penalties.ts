@@ -18,11 +18,16 @@ export interface Liability {
 
 // ---------------------------------------------------------------- liable cards
 
+/** The seats of `seat`'s adversaries, in seat order: who may exact a penalty from him. */
+function adversariesOf(play: DealPlay, seat: number): Seat[] {
+  return play.seats.filter((s) => play.sideOf(s) !== play.sideOf(seat)).map((s) => SEATS[s]);
+}
+
 /** A card becomes liable to be called; the ruling's call-card remedy says who may call it. */
 export function makeLiable(play: DealPlay, card: number, seat: number, ruling: Ruling): void {
   const option = ruling.remedies.find((r) => r.remedy === 'call-card')?.option;
   const by = option === 'NS' ? ['N', 'S'] as Seat[] : option === 'EW' ? ['E', 'W'] as Seat[]
-    : option && option.length === 1 ? [option as Seat] : play.seats.filter((s) => play.sideOf(s) !== play.sideOf(seat)).map((s) => SEATS[s]);
+    : option && option.length === 1 ? [option as Seat] : adversariesOf(play, seat);
   play.liable.set(card, { seat, law: ruling.law, by });
 }
 
@@ -35,8 +40,7 @@ export function secondCard(play: DealPlay, seat: number, card: number): void {
   if (!ruling) return;
   makeLiable(play, card, seat, ruling);
   if (leadAhead) {
-    const by = play.seats.filter((s) => play.sideOf(s) !== play.sideOf(seat)).map((s) => SEATS[s]);
-    play.penalties.push({ kind: 'win', from: [SEATS[partner]], by, law: ruling.law });
+    play.penalties.push({ kind: 'win', from: [SEATS[partner]], by: adversariesOf(play, seat), law: ruling.law });
   }
   play.addFinding('card-liable-to-be-called', seat, ruling, `${SEATS[seat]} put ${formatCard(card)} on the table with a card already played to this trick`, card);
 }

@@ -199,7 +199,7 @@ export class DealPlay {
   private firstLeader(): number {
     switch (this.variant.firstLeader) {
       case 'declarer-left': return this.declarer >= 0 ? leftOf(this.declarer) : leftOf(this.dealer);
-      case 'dealer-adversary': return this.nextSeat(this.dealer);
+      // 'dealer-left', and 'dealer-adversary' (two hands: the next seat is the dealer's adversary).
       default: return this.nextSeat(this.dealer);
     }
   }
