@@ -14,7 +14,7 @@ const played = (fromSeq: number, toSeq: number, tricks: number): StoredResult =>
   table: '2', fromSeq, toSeq,
   traveller: { board: 2, table: 2, round: 1, ns: '2NS', ew: '2EW', tricks: { NS: tricks, EW: 13 - tricks } },
 });
-const note = (carried: StoredResult[]): ChangeNote => ({ results: new Set(), trays: false, assignments: false, alerts: false, decisions: false, carried });
+const note = (carried: StoredResult[], kinds: Partial<ChangeNote> = {}): ChangeNote => ({ results: new Set(), trays: false, assignments: false, alerts: false, decisions: false, carried, ...kinds });
 
 describe('another instance\'s results, read back', () => {
   let store: DirectorStore;
@@ -81,6 +81,53 @@ describe('another instance\'s results, read back', () => {
     // Taken in at the chain's next step once read.
     for (let i = 0; i < 100 && st.syncQueued; i++) await new Promise((r) => setTimeout(r, 10));
     expect(st.syncQueued, 'the read-back is over').toBe(false);
+    expect(held()).toEqual([[10, 112, 7]]);
+  });
+
+  /** Hold the store's answers to `method` until the returned function is called. */
+  const holdAnswers = (method: 'trayRevs' | 'alertIds'): (() => void) => {
+    let answer!: () => void;
+    const answered = new Promise<void>((r) => { answer = r; });
+    const real = (store[method] as (session: string) => Promise<unknown>).bind(store);
+    (store as unknown as Record<string, unknown>)[method] = async (session: string) => { await answered; return real(session); };
+    return answer;
+  };
+  const step = () => enqueue(st, async () => undefined);
+  const readBackOver = async () => { for (let i = 0; i < 100 && st.syncQueued; i++) await new Promise((r) => setTimeout(r, 10)); };
+
+  it('results carried with tray records and assignments are taken at the next step, not after those are read back', async () => {
+    await open();
+    const answer = holdAnswers('trayRevs');
+    requestSync(st, note([played(10, 112, 7)], { trays: true, assignments: true }));
+    await step();
+    expect(st.syncQueued, 'the tray records are still being read').toBe(true);
+    expect(held(), 'the result is in before them').toEqual([[10, 112, 7]]);
+    answer();
+    await readBackOver();
+    expect(held()).toEqual([[10, 112, 7]]);
+  });
+
+  it('results carried with an alert wait for the alert: it may change how they score (an average, a group)', async () => {
+    await open();
+    const answer = holdAnswers('alertIds');
+    requestSync(st, note([played(10, 112, 7)], { alerts: true }));
+    await step();
+    expect(held(), 'not before the alert is read').toEqual([]);
+    answer();
+    await readBackOver();
+    await step();
+    expect(held()).toEqual([[10, 112, 7]]);
+  });
+
+  it('results carried alone wait too while an alert is being read back: none is shown without what changes its score', async () => {
+    await open();
+    const answer = holdAnswers('alertIds');
+    requestSync(st, note([], { alerts: true }));
+    requestSync(st, note([played(10, 112, 7)]));
+    await step();
+    expect(held(), 'not while the alert is read').toEqual([]);
+    answer();
+    for (let i = 0; i < 100 && held().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(held()).toEqual([[10, 112, 7]]);
   });
 });

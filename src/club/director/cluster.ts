@@ -95,19 +95,25 @@ export function mergeWant(a: SyncWant | null, b: SyncWant): SyncWant {
  */
 export function requestSync(st: DirectorState, want: SyncWant = 'all'): void {
   if (st.stopped || st.failed) return;
-  if (st.syncWanted === null && want !== 'all' && want.carried && want.results.size === 0 && !want.trays && !want.assignments && !want.alerts && !want.decisions) {
-    // Only results, carried: nothing to read, so they go in at the chain's next step instead of after every message
-    // queued (at a round's end that was up to 300 ms at a championship's leader). The empty step is that next step
-    // when the chain is idle. A read-back in flight may bring older states of them after: takeResult keeps the newer.
+  if (want !== 'all' && want.carried && !changesScores(want) && !st.syncReadingScores && (st.syncWanted === null || !changesScores(st.syncWanted))) {
+    // Results carried, with no alert or decision stored or being read that would change how they score: they go in
+    // at the chain's next step instead of after every message queued, and not after the read-back of the tray
+    // records and assignments stored with them (issue 18: at a round's end nearly every result's group stores those
+    // too, and the leader took the results only once it had read them back, 15-190 ms later on a championship's
+    // loaded PostgreSQL). The empty step is that next step when the chain is idle. A read-back in flight may bring
+    // older states of them after: takeResult keeps the newer.
     const carried = want.carried;
     atNextStep(st, () => takeCarried(st, carried)).catch(() => undefined);
-    return;
+    want = { results: want.results, trays: want.trays, assignments: want.assignments, alerts: false, decisions: false };
   }
+  // Nothing left to read (a note of table events alone, or of carried results alone).
+  if (want !== 'all' && !want.carried && want.results.size === 0 && !want.trays && !want.assignments && !want.alerts && !want.decisions) return;
   st.syncWanted = mergeWant(st.syncWanted, want);
   if (st.syncQueued) return;
   st.syncQueued = true;
   const w = st.syncWanted;
   st.syncWanted = null;
+  st.syncReadingScores = changesScores(w);
   readBack(st, w)
     .then((got) => atNextStep(st, () => {
       if (!st.stopped) applyReadBack(st, got).catch(() => undefined);
@@ -118,8 +124,14 @@ export function requestSync(st: DirectorState, want: SyncWant = 'all'): void {
     .catch(() => undefined)
     .finally(() => {
       st.syncQueued = false;
+      st.syncReadingScores = false;
       if (st.syncWanted) requestSync(st, st.syncWanted);
     });
+}
+
+/** Whether a read-back of `want` may bring what changes how results score: an alert (averages, groups) or a decision. */
+function changesScores(want: SyncWant): boolean {
+  return want === 'all' || want.alerts || want.decisions;
 }
 
 /**

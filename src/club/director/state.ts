@@ -266,6 +266,8 @@ export class DirectorState {
   readonly owned: Set<string> | null;
   syncTimer: NodeJS.Timeout | null = null;
   syncQueued = false;
+  /** The read-back in flight may bring alerts or decisions, which change how results score (cluster.ts requestSync). */
+  syncReadingScores = false;
   /** The LISTEN connection for the other instances' commits is open (the full read-back is then rare). */
   listening = false;
   /** What to read back at the next read-back (cluster.ts requestSync): null when nothing is asked. */
