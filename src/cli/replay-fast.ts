@@ -93,7 +93,9 @@ async function fastJson(file: string, sink: Sink): Promise<number | 'done'> {
       if (r === END) break;
       if (r === BAIL) return out.handOver();
       if (r !== GAME) return out.handOver();
-      const verdict = readGame(buf, g, deal);
+      // readFastGame's three steps, called from this loop (see readGame).
+      let verdict = readFastTags(buf, g);
+      if (verdict === 'fast') verdict = readFastCards(buf, g) ? judgeFastGame(deal) : 'slow';
       if (verdict === 'bail') return out.handOver();
       if (verdict === 'fast') {
         out.fastDeal(deal);
@@ -115,8 +117,9 @@ async function fastJson(file: string, sink: Sink): Promise<number | 'done'> {
 }
 
 /**
- * pbn-fast.ts's readFastGame, its steps called from here: this runs once a game and stays unoptimised for long, so
- * V8 compiles each step alone instead of one function with the three inlined (several times as long to compile).
+ * pbn-fast.ts's readFastGame, its steps called from here (and from fastJson's loop, written out): a loop that runs
+ * once a game stays unoptimised for long, so V8 compiles each step alone, soon, instead of a function that inlines
+ * the three, which took it several times as long to compile, and compiled them all twice.
  */
 function readGame(buf: Buffer, g: PbnGame, deal: FastDeal): Verdict {
   const tags = readFastTags(buf, g);
