@@ -404,7 +404,7 @@ async function child(o: ChampionshipBenchOptions): Promise<BenchReport> {
   // A slot's end: every table starts a slot together and plays it at the same pace, so its results come as one burst.
   const slots = seen ? bursts(seen, timings) : [];
   const med = (xs: number[]) => pct([...xs].sort((a, b) => a - b), 50);
-  notes.push(`(b3) a slot's burst (every table plays a slot at once): ${slots.length} slots of ${med(slots.map((b) => b.results))} results (median); their last cards reached the centre within ${ms(med(slots.map((b) => b.arrivalMs)))} (median; at most ${ms(Math.max(...slots.map((b) => b.arrivalMs)))}), and all their results were in the standings ${ms(med(slots.map((b) => b.drainMs)))} after the first of them (median; at most ${ms(Math.max(...slots.map((b) => b.drainMs)))})`);
+  notes.push(`(b3) a slot's burst (every table plays a slot at once): ${slots.length} slots of ${med(slots.map((b) => b.results))} results (median); their last cards reached the centre within ${ms(med(slots.map((b) => b.arrivalMs)))} (median; at most ${ms(Math.max(...slots.map((b) => b.arrivalMs)))}), and all their results were in the standings ${ms(med(slots.map((b) => b.drainMs)))} after the first of them (median; at most ${ms(Math.max(...slots.map((b) => b.drainMs)))}); slot by slot: ${slots.map((b) => b.drainMs.toFixed(0)).join(', ')} ms`);
   notes.push('');
   notes.push('(c) director RSS (VmRSS)');
   notes.push(textTable(['instance', 'idle 2 s after start', 'peak', 'at end'], directors.map((d, i) => [d.instance, mb(d.idleKb), mb(d.peakKb), mb(endKb[i])])));
