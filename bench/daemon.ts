@@ -2,8 +2,9 @@
 // bench/README.md explains each part, its baseline and its goal; in short:
 //
 // (a) Card-to-subscriber latency, p50/p99. A card line goes in on a serialport MockBinding port and comes out as the
-//     `event` message at a subscriber on Mosquitto (127.0.0.1:1883): the full daemon in this process (Controller:
-//     BridgeDriver on the MockBinding port, journal with fsync, rules engine, MQTT feed), its bridge driven by the
+//     `event` message at a subscriber on a Mosquitto started from the shipped mosquitto/tenace.conf (with
+//     `set_tcp_nodelay`; bench/broker.ts): the full daemon in this process (Controller: BridgeDriver on the
+//     MockBinding port, journal with fsync, rules engine, MQTT feed), its bridge driven by the
 //     FirmwareEmulator (hello, ident, snapshots, heartbeats, arrive/leave). The floor is the least any such pipeline
 //     can do: a MockBinding port → SerialPortStream → ReadlineParser → client.publish (QoS 1) → the same subscriber on
 //     the same broker. Cards go one at a time: the next card only once the previous one is through (its `event` and
@@ -23,74 +24,20 @@
 // as a child process (spawnSync, hard limit 59 s; each part has its own time budget) that prints its report as JSON.
 // The child cleans up on every path, SIGTERM included: daemons and socat are killed, MQTT clients disconnected,
 // retained topics cleared, temporary folders removed.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, fdatasyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { Duplex } from 'node:stream';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type * as BindingMock from '@serialport/binding-mock' with { 'resolution-mode': 'require' };
-import { ReadlineParser } from '@serialport/parser-readline';
-import { SerialPortStream } from '@serialport/stream';
-import mqtt, { type MqttClient } from 'mqtt';
-import { formatConfigErrors, parseConfig } from '../src/config/load.js';
-import { createLogger } from '../src/config/logger.js';
-import { Controller } from '../src/daemon/controller.js';
-import type { DealEvent } from '../src/formats/table-log.js';
-import type { BindingInterface } from '../src/hardware/bridge-driver.js';
-import { type DeckFile, virtualDeck, writeDeckFile } from '../src/hardware/deck.js';
-import { FirmwareEmulator, type RfidStep, planSteps, ptyLink, streamLink } from '../src/hardware/emulator.js';
-import { encodeFrame, nextDeviceSeq } from '../src/hardware/protocol.js';
-import { PtyPair } from '../src/hardware/pty.js';
-import { SeatMap } from '../src/hardware/seat-map.js';
-import { createRng } from '../src/sim/prng.js';
-import { simulateDeal } from '../src/sim/simulate.js';
+import { freePort } from '../src/club/session/director-process.js';
+import { type Broker, adaptShipped, startBroker } from './broker.js';
 import type { BenchReport, SanityLine } from './harness.js';
 import { table as textTable } from './harness.js';
-import { procCpuMs, procStatus } from './proc.js';
+import { BUDGET_A_MS, BUDGET_B_MS, BUDGET_C_MS, CHILD_FLAG, CLI, Cleanup, DAEMON_DEFAULTS, type DaemonBenchOptions, HARD_LIMIT_MS, Inbox, MIN_STARTS, REPORT_PREFIX, ROOT, connect, median, ms, pct, progress, ratio, sortNum } from './daemon-tools.js';
+import { type PartA, partA } from './daemon-latency.js';
+import { type PartBC, partBC } from './daemon-rss-start.js';
 
-const { MockBinding } = createRequire(import.meta.url)('@serialport/binding-mock') as typeof BindingMock;
-type MockPortBinding = BindingMock.MockPortBinding;
-
-export interface DaemonBenchOptions {
-  seed: number;
-  broker: string;
-  /** (a) recorded cards per side, after `warmupCards` unrecorded ones. */
-  cards: number;
-  warmupCards: number;
-  /** (b) place/lift events fed to the child daemon before its RSS is read. */
-  events: number;
-  /** (c) spawns of each kind (daemon, floor), alternating. */
-  starts: number;
-  /** Which parts to run: "a" (latency) and/or "bc" ((b) and (c) share their child daemons); both by default. */
-  parts: string;
-}
-
-export const DAEMON_DEFAULTS: DaemonBenchOptions = { seed: 20_240_601, broker: 'mqtt://127.0.0.1:1883', cards: 500, warmupCards: 24, events: 10_000, starts: 5, parts: 'abc' };
-
-/** The whole benchmark in the child may take this long; spawnSync kills it (SIGTERM, then it cleans up) after. */
-const HARD_LIMIT_MS = 59_000;
-/** The child keeps this much of the limit for cleaning up and reporting. */
-const RESERVE_MS = 5_000;
-/** Budgets of the parts, so that the sum stays under HARD_LIMIT_MS on a busy machine. */
-const BUDGET_A_MS = 25_000;
-const BUDGET_B_MS = 13_000;
-/** (c) stops after this long once it has at least MIN_STARTS runs of each kind. */
-const BUDGET_C_MS = 8_000;
-const MIN_STARTS = 3;
-/** When the child started (the parts' deadlines are also capped by HARD_LIMIT_MS - RESERVE_MS from here). */
-const STARTED = Date.now();
-const timeLeft = () => HARD_LIMIT_MS - RESERVE_MS - (Date.now() - STARTED);
-const CHILD_FLAG = '--tenace-daemon-bench-child';
-const REPORT_PREFIX = 'TENACE-BENCH-REPORT ';
-const CLUB = 'bench';
-
-const here = dirname(fileURLToPath(import.meta.url));
-/** build/bench/bench → the repository (node_modules, and the built CLI under build/bench/src/cli). */
-const ROOT = resolve(here, '..', '..', '..');
-const CLI = join(ROOT, 'build', 'bench', 'src', 'cli', 'main.js');
+export { DAEMON_DEFAULTS, type DaemonBenchOptions } from './daemon-tools.js';
 
 // ------------------------------------------------------------------ parent side (synchronous, for bench/index.ts)
 
@@ -111,643 +58,13 @@ export function benchDaemon(opts: DaemonBenchOptions = DAEMON_DEFAULTS): BenchRe
   };
 }
 
-// ------------------------------------------------------------------ small tools
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-const progress = (msg: string) => process.stderr.write(`[bench daemon] ${msg}\n`);
-
-/** Nearest-rank percentile of a sorted array. */
-function pct(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
-const sortNum = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);
-const median = (xs: readonly number[]) => pct(sortNum(xs), 50);
-const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(2)} ms` : 'n/a');
-const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a');
-
-/** Cleanups run last-in first-out, once, on success, failure or SIGTERM. */
-class Cleanup {
-  private readonly steps: { what: string; run: () => unknown }[] = [];
-  failures: string[] = [];
-  add(what: string, run: () => unknown): void {
-    this.steps.push({ what, run });
-  }
-  async runAll(): Promise<void> {
-    while (this.steps.length > 0) {
-      const s = this.steps.pop()!;
-      try {
-        await Promise.race([Promise.resolve(s.run()), sleep(5000).then(() => { throw new Error('took more than 5 s'); })]);
-      } catch (e) {
-        this.failures.push(`${s.what}: ${(e as Error).message}`);
-      }
-    }
-  }
-}
-
-/** What the subscriber has seen, and promises that resolve when a condition on it holds. */
-class Inbox {
-  /** table → event seq → arrival (performance.now) and the event's type. */
-  readonly events = new Map<string, Map<number, { at: number; type: string }>>();
-  /** table → last director/state seq seen. */
-  readonly dirSeq = new Map<string, number>();
-  /** table → last arrival of `state`, and its payload length. */
-  readonly stateAt = new Map<string, { at: number; bytes: number }>();
-  /** table → place/lift events seen. */
-  readonly cardEvents = new Map<string, number>();
-  /** table → director alerts (findings) seen. */
-  readonly directorAlerts = new Map<string, number>();
-  /** table → responses to commands by transaction. */
-  readonly responses = new Map<string, { ok: boolean; error?: string }>();
-  /** Floor topic → arrivals. */
-  readonly floor = new Map<string, { n: number; at: number }>();
-  private readonly waiters = new Set<() => boolean>();
-
-  constructor(private readonly floorPrefix: string) {}
-
-  onMessage(topic: string, payload: Buffer): void {
-    const at = performance.now();
-    if (topic.startsWith(this.floorPrefix)) {
-      const f = this.floor.get(topic) ?? { n: 0, at: 0 };
-      f.n++;
-      f.at = at;
-      this.floor.set(topic, f);
-    } else {
-      const parts = topic.split('/');
-      // tenace/<club>/<table>/<kind>[/...]
-      const tbl = parts[2];
-      const kind = parts.slice(3).join('/');
-      if (payload.length > 0) {
-        if (kind === 'event') {
-          const m = JSON.parse(payload.toString('utf8')) as { seq: number; event?: { type?: string } };
-          let byTable = this.events.get(tbl);
-          if (!byTable) this.events.set(tbl, (byTable = new Map()));
-          const type = m.event?.type ?? '?';
-          byTable.set(m.seq, { at, type });
-          if (type === 'place' || type === 'lift') this.cardEvents.set(tbl, (this.cardEvents.get(tbl) ?? 0) + 1);
-        } else if (kind === 'director') {
-          this.directorAlerts.set(tbl, (this.directorAlerts.get(tbl) ?? 0) + 1);
-        } else if (kind === 'director/state') {
-          const m = JSON.parse(payload.toString('utf8')) as { seq: number | null };
-          this.dirSeq.set(tbl, m.seq ?? -1);
-        } else if (kind === 'state') {
-          this.stateAt.set(tbl, { at, bytes: payload.length });
-        } else if (kind.startsWith('response/')) {
-          const m = JSON.parse(payload.toString('utf8')) as { transaction: string; ok: boolean; error?: string };
-          this.responses.set(`${tbl}/${m.transaction}`, { ok: m.ok, error: m.error });
-        }
-      }
-    }
-    for (const w of [...this.waiters]) if (w()) this.waiters.delete(w);
-  }
-
-  /** Resolves once `cond()` holds (checked now and after every message); rejects after `timeoutMs`. */
-  wait(cond: () => boolean, timeoutMs: number, what: string): Promise<void> {
-    if (cond()) return Promise.resolve();
-    return new Promise((resolveP, reject) => {
-      const w = () => {
-        if (!cond()) return false;
-        clearTimeout(timer);
-        resolveP();
-        return true;
-      };
-      const timer = setTimeout(() => {
-        this.waiters.delete(w);
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
-      }, timeoutMs);
-      this.waiters.add(w);
-    });
-  }
-
-  /** Re-check the waiters (for conditions that also depend on things other than messages). */
-  poke(): void {
-    for (const w of [...this.waiters]) if (w()) this.waiters.delete(w);
-  }
-}
-
-async function connect(url: string, clientId: string): Promise<MqttClient> {
-  const client = await mqtt.connectAsync(url, { protocolVersion: 5, clientId, clean: true, reconnectPeriod: 0, connectTimeout: 5000 });
-  // The feed turns Nagle off on its socket; do the same for the floor and the subscriber so they are not slower.
-  (client.stream as { setNoDelay?: (on: boolean) => void }).setNoDelay?.(true);
-  return client;
-}
-
-/** Remove the retained messages a table left on the broker (an empty retained payload deletes one). */
-async function clearRetained(client: MqttClient, topics: readonly string[]): Promise<void> {
-  for (const t of topics) await client.publishAsync(t, '', { qos: 1, retain: true });
-}
-
-function tableTopicsOf(table: string): string[] {
-  const root = `tenace/${CLUB}/${table}`;
-  return [`${root}/status`, `${root}/state`, `${root}/director/state`];
-}
-
-/** A deterministic corpus of legally played deals: their deal events and their RFID steps. */
-function dealsFor(seed: number, deck: DeckFile, count: number): { deal: DealEvent; steps: RfidStep[] }[] {
-  const rng = createRng(seed);
-  const map = SeatMap.default();
-  const out: { deal: DealEvent; steps: RfidStep[] }[] = [];
-  for (let i = 0; i < count; i++) {
-    const sim = simulateDeal(rng, { variant: 'bridge', board: (i % 36) + 1, withHands: true });
-    const steps = planSteps(sim.events, deck, map, 4).filter((s): s is RfidStep => s.kind === 'arrive' || s.kind === 'leave');
-    out.push({ deal: sim.events[0] as DealEvent, steps });
-  }
-  return out;
-}
-
-function dealParams(d: DealEvent): Record<string, unknown> {
-  const { type: _t, seq: _s, at: _a, ...rest } = d;
-  return rest;
-}
-
-const noWatchdog = { enabled: false, intervalMs: undefined, ready() {}, status() {}, ping() {}, stop: async () => {} };
-
-// ------------------------------------------------------------------ (a) card-to-subscriber latency
-
-interface PartA {
-  disk: number[];
-  tmpfs: number[];
-  floor: number[];
-  /** Bytes in → the event durable in the journal (journal.append resolved), per daemon. */
-  diskDurable: number[];
-  tmpfsDurable: number[];
-  mismatched: number;
-  /** Director alerts and feed incidents (engine errors, privacy-guard trips): none in legal play. */
-  alerts: number;
-  incidents: number;
-  timeouts: string[];
-  requested: number;
-  budgetHit: boolean;
-  journalDir: string;
-  shmDir: string;
-}
-
-/** One in-process daemon on a MockBinding port, its emulated bridge wired to that port. */
-interface MockTable {
-  table: string;
-  controller: Controller;
-  emu: FirmwareEmulator;
-  /** Set by the device side when it writes an arrive/leave line: when, just before the bytes went in. */
-  lastCard: { at: number } | null;
-  /** seq → when journal.append resolved (the event was durable). */
-  durableAt: Map<number, number>;
-}
-
-async function mockTable(opts: {
-  table: string; dir: string; journalDir: string; deckPath: string; broker: string; bridgePath: string;
-  binding: typeof MockBinding; opened: Map<string, MockPortBinding>; clean: Cleanup;
-}): Promise<MockTable> {
-  const yaml = [
-    `club: { id: ${CLUB} }`,
-    `table: { id: ${JSON.stringify(opts.table)} }`,
-    `journal: { dir: ${JSON.stringify(opts.journalDir)}, fsync: always }`,
-    `mqtt: { url: ${JSON.stringify(opts.broker)} }`,
-    `feed: { embargo: live }`,
-    `http: { port: 0, host: 127.0.0.1 }`,
-    `hardware:`,
-    `  decks: [${JSON.stringify(opts.deckPath)}]`,
-    `  bridges: [{ id: bench, port: ${JSON.stringify(opts.bridgePath)}, readers: [{reader: 0, seat: N}, {reader: 1, seat: E}, {reader: 2, seat: S}, {reader: 3, seat: W}] }]`,
-    `log: { level: info }`,
-  ].join('\n');
-  const parsed = parseConfig(yaml, { env: {} });
-  if (!parsed.ok) throw new Error(`bench config: ${formatConfigErrors(parsed.errors)}`);
-  const log = createLogger(parsed.config, (await import('pino')).pino.destination({ dest: join(opts.dir, `${opts.table}.log`), sync: true }));
-  const controller = new Controller({ config: parsed.config, log, watchdog: noWatchdog, binding: opts.binding as unknown as BindingInterface });
-  await controller.start();
-  opts.clean.add(`stop daemon ${opts.table}`, () => controller.stop());
-  const end = Date.now() + 5000;
-  while (!opts.opened.has(opts.bridgePath)) {
-    if (Date.now() > end) throw new Error(`the daemon did not open its bridge port ${opts.bridgePath}`);
-    await sleep(5);
-  }
-  const port = opts.opened.get(opts.bridgePath)!;
-  const t: MockTable = { table: opts.table, controller, emu: new FirmwareEmulator({ readers: 4 }), lastCard: null, durableAt: new Map() };
-  // Note when each append resolves (our reaction is attached first, so it runs before the controller's own).
-  const journal = controller.journal;
-  const append = journal.append.bind(journal);
-  journal.append = (ev) => {
-    const p = append(ev);
-    p.then((st) => { t.durableAt.set(st.seq!, performance.now()); }, () => undefined);
-    return p;
-  };
-  // The device's end of the wire: what the emulator writes goes into the MockBinding port, what the driver writes
-  // to the port comes out here for the emulator.
-  const device = new Duplex({
-    read() {},
-    write(chunk: Buffer, _enc, cb) {
-      const at = performance.now();
-      if (port.isOpen) port.emitData(chunk);
-      const s = chunk.toString('latin1');
-      if (s.includes(' arrive ') || s.includes(' leave ')) t.lastCard = { at };
-      cb();
-    },
-  });
-  const write = port.write.bind(port);
-  port.write = async (buf: Buffer) => {
-    await write(buf);
-    device.push(Buffer.from(buf));
-  };
-  await t.emu.start(streamLink(device, opts.bridgePath));
-  opts.clean.add(`stop emulator ${opts.table}`, () => t.emu.stop());
-  if (!(await t.emu.whenHostSynced(5000))) throw new Error(`the daemon of ${opts.table} did not synchronise with its bridge`);
-  return t;
-}
-
-async function partA(o: DaemonBenchOptions, clean: Cleanup, inbox: Inbox, sub: MqttClient): Promise<PartA> {
-  const dir = mkdtempSync(join(tmpdir(), 'tenace-bench-lat-'));
-  clean.add(`remove ${dir}`, () => rmSync(dir, { recursive: true, force: true }));
-  const shmBase = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
-  const shm = mkdtempSync(join(shmBase, 'tenace-bench-lat-'));
-  clean.add(`remove ${shm}`, () => rmSync(shm, { recursive: true, force: true }));
-  const deck = virtualDeck('bench-lat');
-  const deckPath = join(dir, 'deck.json');
-  writeDeckFile(deckPath, deck);
-
-  const tag = `${process.pid}-${Date.now().toString(36)}`;
-  const paths = { disk: `/dev/tenace-bench-disk-${tag}`, tmpfs: `/dev/tenace-bench-tmpfs-${tag}`, floor: `/dev/tenace-bench-floor-${tag}` };
-  for (const p of Object.values(paths)) MockBinding.createPort(p, { echo: false, record: false });
-  clean.add('MockBinding.reset', () => MockBinding.reset());
-  const opened = new Map<string, MockPortBinding>();
-  const binding = {
-    ...MockBinding,
-    open: async (opts: Parameters<typeof MockBinding.open>[0]) => {
-      const b = await MockBinding.open(opts);
-      opened.set(opts.path, b);
-      return b;
-    },
-  } as typeof MockBinding;
-
-  const tables = { disk: `lat-disk-${tag}`, tmpfs: `lat-tmpfs-${tag}` };
-  const floorTopic = `tenace-bench/floor/${tag}/a`;
-  await sub.subscribeAsync([...Object.values(tables).flatMap((t) => [`tenace/${CLUB}/${t}/event`, `tenace/${CLUB}/${t}/director`, `tenace/${CLUB}/${t}/director/state`]), floorTopic], { qos: 1 });
-  clean.add('clear retained (a)', () => clearRetained(sub, Object.values(tables).flatMap(tableTopicsOf)));
-
-  const common = { dir, deckPath, broker: o.broker, binding, opened, clean };
-  const disk = await mockTable({ ...common, table: tables.disk, journalDir: join(dir, 'journal'), bridgePath: paths.disk });
-  const tmpfs = await mockTable({ ...common, table: tables.tmpfs, journalDir: join(shm, 'journal'), bridgePath: paths.tmpfs });
-
-  // The floor: MockBinding → SerialPortStream → ReadlineParser → append + fdatasync → publish QoS 1.
-  const floorClient = await connect(o.broker, `tenace-bench-floor-${tag}`);
-  clean.add('disconnect floor client', () => floorClient.endAsync());
-  const floorPort = new SerialPortStream({ binding, path: paths.floor, baudRate: 115200, autoOpen: false });
-  await new Promise<void>((res, rej) => floorPort.open((e) => (e ? rej(e) : res())));
-  clean.add('close floor port', () => new Promise<void>((r) => (floorPort.isOpen ? floorPort.close(() => r()) : r())));
-  const parser = floorPort.pipe(new ReadlineParser());
-  // The same durable work as the daemon's for a card (issue 20): one append with fdatasync, on the disk journal's
-  // disk, before the QoS 1 publish.
-  const floorFd = openSync(join(dir, 'floor.ndjson'), 'a');
-  clean.add('close floor file', () => closeSync(floorFd));
-  parser.on('data', (line: string) => {
-    writeSync(floorFd, `${line}\n`);
-    fdatasyncSync(floorFd);
-    floorClient.publish(floorTopic, line, { qos: 1 });
-  });
-  const floorMock = opened.get(paths.floor)!;
-  let floorSeq = 0;
-
-  const out: PartA = { disk: [], tmpfs: [], floor: [], diskDurable: [], tmpfsDurable: [], alerts: 0, incidents: 0, mismatched: 0, timeouts: [], requested: o.cards, budgetHit: false, journalDir: join(dir, 'journal'), shmDir: join(shm, 'journal') };
-  const total = o.cards + o.warmupCards;
-  const deals = dealsFor(o.seed, deck, Math.ceil(total / 104) + 1);
-  const rng = createRng(o.seed ^ 0x5eed);
-  const deadline = Date.now() + Math.min(BUDGET_A_MS, timeLeft());
-
-  /** Wait until a daemon has published everything it journaled (its director/state caught up): it is idle. */
-  const idle = (t: MockTable) => inbox.wait(() => (inbox.dirSeq.get(t.table) ?? -1) >= t.controller.journal.lastSeq, 5000, `${t.table} to go idle`);
-
-  const daemonCard = async (t: MockTable, step: RfidStep): Promise<{ total: number; durable: number }> => {
-    const seq = t.controller.journal.lastSeq + 1;
-    t.lastCard = null;
-    if (step.kind === 'arrive') t.emu.place(step.reader, step.uid);
-    else t.emu.lift(step.reader, step.uid);
-    const sent = t.lastCard as { at: number } | null;
-    if (!sent) throw new Error(`the emulator of ${t.table} sent no line for ${step.kind} ${step.uid}`);
-    await inbox.wait(() => inbox.events.get(t.table)?.has(seq) ?? false, 5000, `event ${seq} of ${t.table}`);
-    const got = inbox.events.get(t.table)!.get(seq)!;
-    if (got.type !== (step.kind === 'arrive' ? 'place' : 'lift')) out.mismatched++;
-    inbox.events.get(t.table)!.delete(seq);
-    const durable = (t.durableAt.get(seq) ?? NaN) - sent.at;
-    t.durableAt.clear();
-    await idle(t);
-    return { total: got.at - sent.at, durable };
-  };
-  const floorCard = async (step: RfidStep): Promise<number> => {
-    floorSeq = nextDeviceSeq(floorSeq);
-    const bytes = Buffer.from(`${encodeFrame({ seq: floorSeq, type: step.kind, reader: step.reader, uid: step.uid })}\n`, 'latin1');
-    const n = (inbox.floor.get(floorTopic)?.n ?? 0) + 1;
-    const t0 = performance.now();
-    floorMock.emitData(bytes);
-    await inbox.wait(() => (inbox.floor.get(floorTopic)?.n ?? 0) >= n, 5000, 'the floor message');
-    return inbox.floor.get(floorTopic)!.at - t0;
-  };
-
-  let done = 0;
-  const gc = (globalThis as { gc?: () => void }).gc;
-  let dealIndex = -1;
-  outer: for (const d of deals) {
-    dealIndex++;
-    // The tmpfs daemon (a secondary figure) plays every other deal, whole: a daemon that saw only some of a deal's
-    // cards would find irregularities in it and publish director alerts, which is another workload.
-    const withTmpfs = dealIndex % 2 === 0;
-    for (const t of withTmpfs ? [disk, tmpfs] : [disk]) {
-      await t.controller.ingest({ type: 'deal', ...dealParams(d.deal) } as never);
-      await idle(t);
-    }
-    for (const step of d.steps) {
-      if (done >= total) break outer;
-      if (Date.now() > deadline) {
-        out.budgetHit = true;
-        break outer;
-      }
-      const record = done >= o.warmupCards;
-      // The disk daemon and the floor take every card, in turns as to which goes first.
-      const sides: ('disk' | 'tmpfs' | 'floor')[] = withTmpfs
-        ? (['disk', 'floor', 'tmpfs'] as const).map((_, k, all) => all[(done + k) % 3])
-        : done % 2 === 0 ? ['disk', 'floor'] : ['floor', 'disk'];
-      for (const side of sides) {
-        if (side === 'floor') {
-          const lat = await floorCard(step);
-          if (record) out.floor.push(lat);
-        } else {
-          const lat = await daemonCard(side === 'disk' ? disk : tmpfs, step);
-          if (record) {
-            out[side].push(lat.total);
-            (side === 'disk' ? out.diskDurable : out.tmpfsDurable).push(lat.durable);
-          }
-        }
-        await sleep(1 + rng.int(4));
-      }
-      done++;
-      if (done % 100 === 0) {
-        progress(`(a) ${done}/${total} cards`);
-        // A collection between cards (never during one), so garbage from earlier cards lands on no side in particular.
-        if (gc) gc();
-      }
-    }
-  }
-  for (const t of [disk, tmpfs]) {
-    out.alerts += inbox.directorAlerts.get(t.table) ?? 0;
-    const fs = t.controller.feed?.stats;
-    out.incidents += (fs?.engineErrors ?? 0) + (fs?.privacyGuardTrips ?? 0) + (fs?.publishFailures ?? 0);
-  }
-  return out;
-}
-
-// ------------------------------------------------------------------ (b) RSS and (c) start time, built daemon in a child
-
-interface PartBC {
-  daemonStartMs: number[];
-  floorStartMs: number[];
-  rssIdleKb: number;
-  /** When the last of the events was in the journal. */
-  rssJournaledKb: number;
-  hwmKb: number;
-  baselineRssKb: number;
-  eventsFed: number;
-  eventsJournaled: number;
-  eventsDeliveredAtRead: number;
-  deals: number;
-  journalMs: number;
-  /** CPU time (user + system) the daemon spent from idle until every fed event was journaled, ms. */
-  cpuMs: number;
-  budgetHit: boolean;
-  daemonExits: string[];
-  errors: string[];
-}
-
-/** The environment for child processes, without TENACE_* variables (they would override the bench's config). */
-function childEnv(extra: Record<string, string>): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('TENACE_')) env[k] = v;
-  return { ...env, ...extra };
-}
-
-/** A child process whose output is drained (the tail kept for error messages). */
-function spawnDrained(args: string[], env: Record<string, string> = {}): { child: ChildProcess; tail: () => string; exited: Promise<string> } {
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv(env) });
-  let tail = '';
-  const keep = (b: Buffer) => { tail = (tail + b.toString('utf8')).slice(-4000); };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const exited = new Promise<string>((r) => child.once('exit', (code, sig) => r(sig ? `signal ${sig}` : `exit ${code}`)));
-  return { child, tail: () => tail, exited };
-}
-
-async function stopChild(p: { child: ChildProcess; exited: Promise<string> }): Promise<string> {
-  if (p.child.exitCode !== null || p.child.signalCode !== null) return p.exited;
-  p.child.kill('SIGTERM');
-  const t = setTimeout(() => p.child.kill('SIGKILL'), 5000);
-  const how = await p.exited;
-  clearTimeout(t);
-  return how;
-}
-
-/** Counts the lines of a file that only grows (the journal), reading only what was added since the last call. */
-class GrowingFile {
-  private offset = 0;
-  private readonly buf = Buffer.alloc(1 << 16);
-  lines = 0;
-  constructor(private readonly path: string) {}
-  poll(): number {
-    let fd: number;
-    try {
-      fd = openSync(this.path, 'r');
-    } catch {
-      return this.lines;
-    }
-    try {
-      for (;;) {
-        const n = readSync(fd, this.buf, 0, this.buf.length, this.offset);
-        if (n <= 0) break;
-        for (let i = 0; i < n; i++) if (this.buf[i] === 0x0a) this.lines++;
-        this.offset += n;
-      }
-    } finally {
-      closeSync(fd);
-    }
-    return this.lines;
-  }
-}
-
-async function until(cond: () => boolean, timeoutMs: number, what: string, everyMs = 5): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
-
-const FLOOR_SCRIPT = `
-const mqtt = require('mqtt');
-const c = mqtt.connect(process.env.BENCH_URL, { protocolVersion: 5, clientId: process.env.BENCH_ID });
-c.on('connect', () => c.publish(process.env.BENCH_TOPIC, process.env.BENCH_PAYLOAD, { qos: 1, retain: true }, () => c.end()));
-c.on('error', (e) => { console.error(e.message); process.exit(1); });
-`;
-
-const SESSION = 'bench';
-
-async function partBC(o: DaemonBenchOptions, clean: Cleanup, inbox: Inbox, sub: MqttClient): Promise<PartBC> {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`tsc -p tsconfig.bench.json\` first (npm run bench does)`);
-  const out: PartBC = {
-    daemonStartMs: [], floorStartMs: [], rssIdleKb: NaN, rssJournaledKb: NaN, hwmKb: NaN, baselineRssKb: NaN,
-    eventsFed: 0, eventsJournaled: 0, eventsDeliveredAtRead: 0, deals: 0, journalMs: NaN, cpuMs: NaN, budgetHit: false, daemonExits: [], errors: [],
-  };
-  const dir = mkdtempSync(join(tmpdir(), 'tenace-bench-proc-'));
-  clean.add(`remove ${dir}`, () => rmSync(dir, { recursive: true, force: true }));
-  const shmBase = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
-  const shm = mkdtempSync(join(shmBase, 'tenace-bench-proc-'));
-  clean.add(`remove ${shm}`, () => rmSync(shm, { recursive: true, force: true }));
-  const deck = virtualDeck('bench-proc');
-  const deckPath = join(dir, 'deck.json');
-  writeDeckFile(deckPath, deck);
-  const pair = await PtyPair.create({ dir: join(dir, 'pty'), names: ['device', 'host'] });
-  clean.add('stop socat', () => pair.close());
-  const emu = new FirmwareEmulator({ readers: 4 });
-  await emu.start(ptyLink(pair));
-  clean.add('stop emulator (pty)', () => emu.stop());
-
-  const tag = `${process.pid}-${Date.now().toString(36)}`;
-  const floorPrefix = `tenace-bench/floor/${tag}/`;
-  await sub.subscribeAsync([`tenace/${CLUB}/+/state`, `tenace/${CLUB}/+/event`, `tenace/${CLUB}/+/response/+`, `${floorPrefix}+`], { qos: 1 });
-  const usedTables: string[] = [];
-  const floorTopics: string[] = [];
-  clean.add('clear retained (b, c)', () => clearRetained(sub, [...usedTables.flatMap(tableTopicsOf), ...floorTopics]));
-
-  const writeConfig = (table: string, journalDir: string): string => {
-    const file = join(dir, `${table}.yaml`);
-    writeFileSync(file, [
-      `club: { id: ${CLUB} }`,
-      `table: { id: ${JSON.stringify(table)} }`,
-      `session: ${SESSION}`,
-      `journal: { dir: ${JSON.stringify(journalDir)} }`,
-      `mqtt: { url: ${JSON.stringify(o.broker)} }`,
-      `http: { port: 0, host: 127.0.0.1 }`,
-      `hardware:`,
-      `  decks: [${JSON.stringify(deckPath)}]`,
-      `  bridges: [{ id: bench, port: ${JSON.stringify(pair.b)}, readers: [{reader: 0, seat: N}, {reader: 1, seat: E}, {reader: 2, seat: S}, {reader: 3, seat: W}] }]`,
-      '',
-    ].join('\n'));
-    return file;
-  };
-  /** Spawn the built daemon; resolves once its retained state has arrived (after the spawn). */
-  const startDaemon = async (table: string, journalDir: string, timeoutMs = 10_000) => {
-    if (!usedTables.includes(table)) usedTables.push(table);
-    const cfg = writeConfig(table, journalDir);
-    const t0 = performance.now();
-    const p = spawnDrained([CLI, 'run', '--config', cfg]);
-    clean.add(`kill daemon ${table}`, () => stopChild(p));
-    try {
-      await Promise.race([
-        inbox.wait(() => (inbox.stateAt.get(table)?.at ?? -1) > t0, timeoutMs, `the retained state of ${table}`),
-        p.exited.then((how) => { throw new Error(`the daemon ${how} before publishing its state: ${p.tail()}`); }),
-      ]);
-    } catch (e) {
-      await stopChild(p);
-      throw e;
-    }
-    return { p, ms: inbox.stateAt.get(table)!.at - t0, bytes: inbox.stateAt.get(table)!.bytes };
-  };
-  const startFloor = async (n: number, bytes: number) => {
-    const topic = `${floorPrefix}${n}`;
-    floorTopics.push(topic);
-    const t0 = performance.now();
-    const p = spawnDrained(['-e', FLOOR_SCRIPT], {
-      BENCH_URL: o.broker, BENCH_ID: `tenace-bench-floor-${tag}-${n}`, BENCH_TOPIC: topic, BENCH_PAYLOAD: JSON.stringify({ pad: 'x'.repeat(Math.max(0, bytes - 10)) }),
-    });
-    clean.add(`kill floor ${n}`, () => stopChild(p));
-    await Promise.race([
-      inbox.wait(() => (inbox.floor.get(topic)?.n ?? 0) > 0, 10_000, `the floor's retained message ${n}`),
-      p.exited.then((how) => (inbox.floor.get(topic) ? undefined : Promise.reject(new Error(`the floor ${how}: ${p.tail()}`)))),
-    ]);
-    const ms = inbox.floor.get(topic)!.at - t0;
-    await Promise.race([p.exited, sleep(5000)]);
-    return ms;
-  };
-
-  // (b) baseline: a bare node, read the same way as the daemon; it idles while (c) runs.
-  const base = spawnDrained(['-e', 'setInterval(() => {}, 1000)']);
-  const baseAt = Date.now();
-  clean.add('kill baseline', () => stopChild(base));
-
-  // (c) start times, alternating daemon and floor; each daemon with a fresh journal on disk (default fsync).
-  let stateBytes = 300;
-  const cDeadline = Date.now() + BUDGET_C_MS;
-  for (let i = 0; i < o.starts; i++) {
-    if (i >= MIN_STARTS && Date.now() > cDeadline) break;
-    const table = `start-${tag}-${i}`;
-    const d = await startDaemon(table, join(dir, `journal-${i}`));
-    out.daemonStartMs.push(d.ms);
-    stateBytes = d.bytes;
-    out.daemonExits.push(await stopChild(d.p));
-    out.floorStartMs.push(await startFloor(i, stateBytes));
-    progress(`(c) start ${i + 1}/${o.starts}: daemon ${d.ms.toFixed(0)} ms, floor ${out.floorStartMs[i].toFixed(0)} ms`);
-  }
-
-  await sleep(Math.max(0, 1500 - (Date.now() - baseAt)));
-  out.baselineRssKb = procStatus(base.child.pid!).rss;
-  await stopChild(base);
-  // (b) the daemon, fed `events` place/lift events at the pace it journals them (at most WINDOW cards ahead of its
-  // journal). The journal is on tmpfs so that the disk does not set the pace; the feed delivers behind it, from the
-  // journal (the outbox), as designed.
-  const table = `rss-${tag}`;
-  const journalDir = join(shm, 'journal');
-  const journal = new GrowingFile(join(journalDir, `${SESSION}.ndjson`));
-  let sawPresent = false;
-  const onRx = (line: string) => { if (/ present\*/.test(line)) sawPresent = true; };
-  emu.on('rx', onRx);
-  const d = await startDaemon(table, journalDir);
-  const pid = d.p.child.pid!;
-  try {
-    // The driver identified the bridge and asked for its snapshot: cards from now on are seen.
-    await until(() => sawPresent, 5000, 'the daemon to identify the bridge');
-    emu.off('rx', onRx);
-    await sleep(300);
-    out.rssIdleKb = procStatus(pid).rss;
-    const cpu0 = procCpuMs(pid);
-    const deals = dealsFor(o.seed + 1, deck, Math.ceil(o.events / 104));
-    const deadline = Date.now() + Math.min(BUDGET_B_MS, timeLeft());
-    const t0 = performance.now();
-    const WINDOW = 64;
-    const journaledCards = () => journal.poll() - out.deals;
-    feed: for (let i = 0; i < deals.length; i++) {
-      const tx = `deal-${i}`;
-      await until(() => journaledCards() >= out.eventsFed, 10_000, 'the cards of the previous deal to be journaled', 2);
-      await sub.publishAsync(`tenace/${CLUB}/${table}/request/start-deal`, JSON.stringify({ transaction: tx, ...dealParams(deals[i].deal) }), { qos: 1 });
-      await inbox.wait(() => inbox.responses.has(`${table}/${tx}`), 10_000, `the start-deal response ${tx}`);
-      const r = inbox.responses.get(`${table}/${tx}`)!;
-      if (!r.ok) throw new Error(`start-deal refused: ${r.error}`);
-      out.deals++;
-      for (const step of deals[i].steps) {
-        if (out.eventsFed >= o.events) break feed;
-        if (Date.now() > deadline) {
-          out.budgetHit = true;
-          break feed;
-        }
-        // At most WINDOW cards ahead of the journal: a steady stream the daemon keeps up with, not a flood.
-        if (out.eventsFed - journaledCards() >= WINDOW) await until(() => out.eventsFed - journaledCards() < WINDOW, 10_000, 'the daemon to journal the cards', 2);
-        if (step.kind === 'arrive') emu.place(step.reader, step.uid);
-        else emu.lift(step.reader, step.uid);
-        out.eventsFed++;
-      }
-      if (i % 24 === 23) progress(`(b) ${out.eventsFed}/${o.events} events fed, ${journaledCards()} journaled, ${inbox.cardEvents.get(table) ?? 0} delivered`);
-    }
-    await until(() => journaledCards() >= out.eventsFed, Math.max(1000, deadline - Date.now()), 'every fed event to be journaled').catch((e) => out.errors.push((e as Error).message));
-    out.eventsJournaled = journaledCards();
-    out.journalMs = performance.now() - t0;
-    out.cpuMs = procCpuMs(pid) - cpu0;
-    await sleep(500);
-    const st = procStatus(pid);
-    out.rssJournaledKb = st.rss;
-    out.eventsDeliveredAtRead = inbox.cardEvents.get(table) ?? 0;
-    out.hwmKb = st.hwm;
-  } finally {
-    out.daemonExits.push(await stopChild(d.p));
-  }
-  return out;
-}
-
 // ------------------------------------------------------------------ the child: run both parts, print the report
 
-async function childMain(o: DaemonBenchOptions): Promise<BenchReport> {
+async function childMain(given: DaemonBenchOptions): Promise<BenchReport> {
+  // The broker outlives both parts: its own cleanup, run last (and by the signal handler).
+  const brokerClean = new Cleanup();
+  const { url, source } = await benchBroker(given.broker, brokerClean);
+  const o = { ...given, broker: url };
   // The current cleanup list (one per part); the signal handler always runs the current one.
   let clean = new Cleanup();
   const failures: string[] = [];
@@ -758,7 +75,7 @@ async function childMain(o: DaemonBenchOptions): Promise<BenchReport> {
   };
   const onSignal = (sig: string) => {
     progress(`${sig}: cleaning up`);
-    void clean.runAll().finally(() => process.exit(1));
+    void clean.runAll().then(() => brokerClean.runAll()).finally(() => process.exit(1));
   };
   process.once('SIGTERM', () => onSignal('SIGTERM'));
   process.once('SIGINT', () => onSignal('SIGINT'));
@@ -793,9 +110,11 @@ async function childMain(o: DaemonBenchOptions): Promise<BenchReport> {
   } finally {
     await finish();
   }
+  await brokerClean.runAll();
+  failures.push(...brokerClean.failures);
   const load1 = readLoad();
 
-  notes.push(`broker: Mosquitto at ${o.broker}; node ${process.version}; load average ${load0} at start, ${load1} at end (${cpuCount()} CPUs); ${((Date.now() - t0) / 1000).toFixed(1)} s in all`);
+  notes.push(`broker: Mosquitto at ${o.broker}${source ? ` (${source}, made local)` : ''}; node ${process.version}; load average ${load0} at start, ${load1} at end (${cpuCount()} CPUs); ${((Date.now() - t0) / 1000).toFixed(1)} s in all`);
   if (a) {
     const s = { disk: sortNum(a.disk), tmpfs: sortNum(a.tmpfs), floor: sortNum(a.floor) };
     notes.push('');
@@ -845,6 +164,21 @@ async function childMain(o: DaemonBenchOptions): Promise<BenchReport> {
   notes.push('');
   notes.push('(no throughput table for this benchmark: its figures are the latencies, RSS and start times above)');
   return { title: 'daemon: card-to-subscriber latency, RSS after 10,000 events, start to retained state', notes, results: [], ratios: [], sanity };
+}
+
+/** The broker the parts use: a Mosquitto started from the shipped config (stopped by `clean`), or the URL given. */
+async function benchBroker(want: string, clean: Cleanup): Promise<{ url: string; source: string | null }> {
+  if (want !== 'shipped') return { url: want, source: null };
+  const work = mkdtempSync(join(tmpdir(), 'tenace-bench-daemon-broker-'));
+  clean.add(`remove ${work}`, () => rmSync(work, { recursive: true, force: true }));
+  const port = await freePort();
+  const b: Broker = await startBroker(work, 'tenace', progress, adaptShipped(readFileSync(join(ROOT, 'mosquitto', 'tenace.conf'), 'utf8'), { port }), port, 'mosquitto/tenace.conf');
+  clean.add('stop the broker', () => new Promise<void>((r) => {
+    if (b.proc.exitCode !== null) return r();
+    b.proc.once('exit', () => r());
+    b.proc.kill('SIGTERM');
+  }));
+  return { url: b.url, source: b.source };
 }
 
 function readLoad(): string {
