@@ -1,7 +1,6 @@
 // The daemon benchmark's part (a), card-to-subscriber latency (bench/daemon.ts explains it): in-process daemons on
 // MockBinding ports against the floor, a ReadlineParser that appends, fdatasyncs and publishes.
-import { closeSync, existsSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Duplex } from 'node:stream';
@@ -12,11 +11,10 @@ import { formatConfigErrors, parseConfig } from '../src/config/load.js';
 import { createLogger } from '../src/config/logger.js';
 import { Controller } from '../src/daemon/controller.js';
 import type { BindingInterface } from '../src/hardware/bridge-driver.js';
-import { virtualDeck, writeDeckFile } from '../src/hardware/deck.js';
 import { FirmwareEmulator, type RfidStep, streamLink } from '../src/hardware/emulator.js';
 import { encodeFrame, nextDeviceSeq } from '../src/hardware/protocol.js';
 import { createRng } from '../src/sim/prng.js';
-import { BUDGET_A_MS, CLUB, Cleanup, type DaemonBenchOptions, Inbox, MockBinding, type MockPortBinding, clearRetained, connect, dealParams, dealsFor, noWatchdog, progress, sleep, tableTopicsOf, timeLeft } from './daemon-tools.js';
+import { BUDGET_A_MS, CLUB, Cleanup, type DaemonBenchOptions, Inbox, MockBinding, type MockPortBinding, clearRetained, connect, dealParams, dealsFor, noWatchdog, progress, sleep, tableTopicsOf, timeLeft, partDirs } from './daemon-tools.js';
 
 // ------------------------------------------------------------------ (a) card-to-subscriber latency
 
@@ -110,14 +108,7 @@ async function mockTable(opts: {
 }
 
 export async function partA(o: DaemonBenchOptions, clean: Cleanup, inbox: Inbox, sub: MqttClient): Promise<PartA> {
-  const dir = mkdtempSync(join(tmpdir(), 'tenace-bench-lat-'));
-  clean.add(`remove ${dir}`, () => rmSync(dir, { recursive: true, force: true }));
-  const shmBase = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
-  const shm = mkdtempSync(join(shmBase, 'tenace-bench-lat-'));
-  clean.add(`remove ${shm}`, () => rmSync(shm, { recursive: true, force: true }));
-  const deck = virtualDeck('bench-lat');
-  const deckPath = join(dir, 'deck.json');
-  writeDeckFile(deckPath, deck);
+  const { dir, shm, deck, deckPath } = partDirs(clean, 'lat');
 
   const tag = `${process.pid}-${Date.now().toString(36)}`;
   const paths = { disk: `/dev/tenace-bench-disk-${tag}`, tmpfs: `/dev/tenace-bench-tmpfs-${tag}`, floor: `/dev/tenace-bench-floor-${tag}` };

@@ -1,16 +1,14 @@
 // The daemon benchmark's parts (b) RSS after 10,000 events and (c) start to the first retained state (bench/daemon.ts
 // explains them): the built daemon in a child process, its bridge on a socat pty with the emulator.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, existsSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { MqttClient } from 'mqtt';
-import { virtualDeck, writeDeckFile } from '../src/hardware/deck.js';
 import { FirmwareEmulator, ptyLink } from '../src/hardware/emulator.js';
 import { PtyPair } from '../src/hardware/pty.js';
 import { procCpuMs, procStatus } from './proc.js';
-import { BUDGET_B_MS, BUDGET_C_MS, CLI, CLUB, Cleanup, type DaemonBenchOptions, Inbox, MIN_STARTS, ROOT, clearRetained, dealParams, dealsFor, progress, sleep, tableTopicsOf, timeLeft } from './daemon-tools.js';
+import { BUDGET_B_MS, BUDGET_C_MS, CLI, CLUB, Cleanup, type DaemonBenchOptions, Inbox, MIN_STARTS, ROOT, clearRetained, dealParams, dealsFor, progress, sleep, tableTopicsOf, timeLeft, partDirs } from './daemon-tools.js';
 
 // ------------------------------------------------------------------ (b) RSS and (c) start time, built daemon in a child
 
@@ -111,14 +109,7 @@ export async function partBC(o: DaemonBenchOptions, clean: Cleanup, inbox: Inbox
     daemonStartMs: [], floorStartMs: [], rssIdleKb: NaN, rssJournaledKb: NaN, hwmKb: NaN, baselineRssKb: NaN,
     eventsFed: 0, eventsJournaled: 0, eventsDeliveredAtRead: 0, deals: 0, journalMs: NaN, cpuMs: NaN, budgetHit: false, daemonExits: [], errors: [],
   };
-  const dir = mkdtempSync(join(tmpdir(), 'tenace-bench-proc-'));
-  clean.add(`remove ${dir}`, () => rmSync(dir, { recursive: true, force: true }));
-  const shmBase = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
-  const shm = mkdtempSync(join(shmBase, 'tenace-bench-proc-'));
-  clean.add(`remove ${shm}`, () => rmSync(shm, { recursive: true, force: true }));
-  const deck = virtualDeck('bench-proc');
-  const deckPath = join(dir, 'deck.json');
-  writeDeckFile(deckPath, deck);
+  const { dir, shm, deck, deckPath } = partDirs(clean, 'proc');
   const pair = await PtyPair.create({ dir: join(dir, 'pty'), names: ['device', 'host'] });
   clean.add('stop socat', () => pair.close());
   const emu = new FirmwareEmulator({ readers: 4 });

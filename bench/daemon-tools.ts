@@ -1,13 +1,15 @@
 // The daemon benchmark's shared parts (bench/daemon.ts): its options and time budgets, the subscriber's inbox, the
 // cleanup list, and the corpus of deals its parts play.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type * as BindingMock from '@serialport/binding-mock' with { 'resolution-mode': 'require' };
 import mqtt, { type MqttClient } from 'mqtt';
 import type { DealEvent } from '../src/formats/table-log.js';
-import type { DeckFile } from '../src/hardware/deck.js';
+import { type DeckFile, virtualDeck, writeDeckFile } from '../src/hardware/deck.js';
 import { type RfidStep, planSteps } from '../src/hardware/emulator.js';
 import { SeatMap } from '../src/hardware/seat-map.js';
 import { createRng } from '../src/sim/prng.js';
@@ -213,3 +215,16 @@ export function dealParams(d: DealEvent): Record<string, unknown> {
 
 /** A systemd watchdog that does nothing (the benchmark's daemons run without systemd). */
 export const noWatchdog = { enabled: false, intervalMs: undefined, ready() {}, status() {}, ping() {}, stop: async () => {} };
+
+/** A part's folders, removed by `clean`: one on disk, one on tmpfs where there is one, and a virtual deck's file. */
+export function partDirs(clean: Cleanup, name: string): { dir: string; shm: string; deck: DeckFile; deckPath: string } {
+  const dir = mkdtempSync(join(tmpdir(), `tenace-bench-${name}-`));
+  clean.add(`remove ${dir}`, () => rmSync(dir, { recursive: true, force: true }));
+  const shmBase = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+  const shm = mkdtempSync(join(shmBase, `tenace-bench-${name}-`));
+  clean.add(`remove ${shm}`, () => rmSync(shm, { recursive: true, force: true }));
+  const deck = virtualDeck(`bench-${name}`);
+  const deckPath = join(dir, 'deck.json');
+  writeDeckFile(deckPath, deck);
+  return { dir, shm, deck, deckPath };
+}
