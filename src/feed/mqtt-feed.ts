@@ -10,157 +10,20 @@
 import { EventEmitter } from 'node:events';
 import type { IClientOptions, IDisconnectPacket, IPublishPacket, MqttClient } from 'mqtt';
 import type { TableEvent } from '../formats/table-log.js';
-import type { Table, TableOptions } from '../laws/engine.js';
-import type { ScoreOptions } from '../laws/score/index.js';
-import { type CommandCheck, type FeedCommand, type Transaction, TransactionIndex, checkCommand, checkEventsQuery } from './commands.js';
+import { type CommandCheck, type FeedCommand, TransactionIndex, checkCommand, checkEventsQuery } from './commands.js';
 import {
-  type DirectorState, type EmbargoPolicy, type Projected, type ProjectionIncident, Projector, type PublicState, SCHEMA_VERSION,
+  type DirectorState, type Projected, type ProjectionIncident, Projector, type PublicState, SCHEMA_VERSION,
 } from './projection.js';
 import { type SessionTopics, type TableTopics, isQueryName, sessionTopics, tableTopics } from './topics.js';
 import type { ClubStatus } from '../club/table-side.js';
 import { closeClient, withTimeout } from '../broker/close-client.js';
 import { connectMqtt } from '../broker/connect.js';
+import type { ClubInbound, CommandResponse, FeedLogger, FeedOptions, FeedStats } from './feed-types.js';
+import { CommandRejected } from './feed-types.js';
+import { isSeq } from './memory.js';
 
-/** Where the feed reads events: the journal. `eventsAfter(seq)` yields the events with a greater seq, in order. */
-export interface EventSource {
-  eventsAfter(seq: number): Iterable<TableEvent>;
-  /** The last seq in the source (0 or -1 when empty); read by `request/events` for its `last`. Default: iterate. */
-  lastSeq?(): number;
-}
-
-/** A club message the feed received on a subscribed club topic (docs/club.md, "Topics"). */
-export type ClubInbound =
-  | { kind: 'tray'; board: number; topic: string; payload: Buffer }
-  | { kind: 'assignment'; topic: string; payload: Buffer }
-  | { kind: 'released'; topic: string; payload: Buffer }
-  | { kind: 'schedule'; topic: string; payload: Buffer };
-
-/** The table's part in a club session: what it subscribes to and where what arrives goes. */
-export interface FeedClubOptions {
-  session: string;
-  /** Subscribe to the session's tray records (`trays/<session>/+`) and this table's `assignment`. */
-  trays: boolean;
-  /** Called for each message on the club topics (records, assignment, released); the feed does not parse them. */
-  onMessage(m: ClubInbound): void;
-}
-
-/** The highest seq the broker has acknowledged (-1 when none), kept durably by whoever owns the journal. */
-export interface DeliveryMark {
-  get(): number;
-  set(seq: number): Promise<void>;
-}
-
-/** Logger shape shared with pino (`logger.warn({ err }, 'text')`). */
-export interface FeedLogger {
-  debug(obj: object, msg?: string): void;
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
-
-/** Handles a validated command; resolves to fields merged into the `ok: true` response, or throws to refuse it. */
-export type CommandHandler = (cmd: FeedCommand) => Promise<Record<string, unknown> | void>;
-
-/** Thrown by a command handler to refuse a command with a sentence for the sender ("<field>: <fix>"). */
-export class CommandRejected extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'CommandRejected';
-  }
-}
-
-/** TLS material, as contents (PEM strings or Buffers), not paths: the config layer reads the files. */
-export interface FeedTls {
-  ca?: string | Buffer | string[] | Buffer[];
-  cert?: string | Buffer;
-  key?: string | Buffer;
-  passphrase?: string;
-  /** Default true; false only for a test broker with a self-signed certificate. */
-  rejectUnauthorized?: boolean;
-  servername?: string;
-}
-
-export interface FeedOptions {
-  /** mqtt://host:1883, mqtts://host:8883, ws://host:9001, wss://... */
-  url: string;
-  club: string;
-  table: string;
-  /** Topic base, default "tenace". */
-  base?: string;
-  username?: string;
-  password?: string;
-  /** Default "tenace-<club>-<table>". */
-  clientId?: string;
-  /** Seconds, default 30. */
-  keepalive?: number;
-  /**
-   * Milliseconds before the first reconnection attempt, default 1000. Each failed attempt doubles the wait, up to
-   * maxReconnectPeriod, so a broker that stays down costs a connection attempt every half minute, not every second.
-   */
-  reconnectPeriod?: number;
-  /** The longest wait between reconnection attempts, default 30000 ms. */
-  maxReconnectPeriod?: number;
-  /** Milliseconds to wait for CONNACK, default 10000. */
-  connectTimeout?: number;
-  /**
-   * MQTT 5 (default). 4 (3.1.1) only for a broker without MQTT 5, such as the embedded aedes of `tenace simulate`:
-   * the payloads are the same, but the content-type and schema-version properties are not sent.
-   */
-  protocolVersion?: 5 | 4;
-  tls?: FeedTls;
-  source: EventSource;
-  mark: DeliveryMark;
-  embargo?: EmbargoPolicy;
-  tableOptions?: TableOptions;
-  /** The social game's score options (config `score`), passed to the projector for the `state`'s score. */
-  scoreOptions?: ScoreOptions;
-  onCommand?: CommandHandler;
-  /**
-   * The transactions already applied, so a retry is answered and not re-applied. Default: an empty one in memory;
-   * the daemon gives one rebuilt from its journal, where the handler journals each command's `tx`.
-   */
-  transactions?: TransactionIndex;
-  logger?: FeedLogger;
-  /** Events read from the source per pass, default 256. */
-  batchSize?: number;
-  /** The journal's session name: sent with `director/event` and `response/events`. */
-  session?: string;
-  /**
-   * Club: also publish every event in full on `director/event` (QoS 1, before the public event, under the same
-   * delivery mark), so the director gets each event once durable, in seq order, and again after a reconnect.
-   */
-  directorEvents?: boolean;
-  /** Club: subscribe to the tray records, the assignment and the released list of a session. */
-  clubSession?: FeedClubOptions;
-  /**
-   * Told after each event folded (on start too, without publishing) and when the club layer lifts the embargo: the
-   * feed's table and whether the embargo lets the deal out. The live analysis (src/dd/live.ts) follows the play so.
-   */
-  onFolded?: (table: Table, info: { seq: number | null; newDeal: boolean; released: boolean }) => void;
-  /** Told when the club layer releases a board (`setTrayComplete`), whether or not it is the deal in progress. */
-  onRelease?: (board: number) => void;
-}
-
-/** Counters for health checks and tests. */
-export interface FeedStats {
-  connects: number;
-  disconnects: number;
-  /** Events acknowledged by the broker in this run. */
-  delivered: number;
-  publishFailures: number;
-  malformedCommands: number;
-  commandsHandled: number;
-  commandsRefused: number;
-  duplicateCommands: number;
-  /** Events the source returned without a usable seq, or out of order. */
-  skippedEvents: number;
-  engineErrors: number;
-  privacyGuardTrips: number;
-  /** `request/events` queries answered (ok or not). */
-  queries: number;
-  /** Club alerts published on `director`. */
-  clubAlerts: number;
-}
+export * from './feed-types.js';
+export { MemoryDeliveryMark, MemoryEventSource } from './memory.js';
 
 interface FeedEvents {
   connect: [];
@@ -170,8 +33,6 @@ interface FeedEvents {
   command: [name: string, response: CommandResponse];
 }
 
-/** The payload of `response/<cmd>`. */
-export type CommandResponse = { transaction: Transaction | null; ok: true; [k: string]: unknown } | { transaction: Transaction | null; ok: false; error: string };
 
 const SILENT: FeedLogger = { debug() {}, info() {}, warn() {}, error() {} };
 const MAX_BACKOFF_MS = 5000;
@@ -877,55 +738,4 @@ function formatDuration(ms: number): string {
   if (s < 60) return `${s} s`;
   const m = Math.floor(s / 60);
   return m < 60 ? `${m} min ${s % 60} s` : `${Math.floor(m / 60)} h ${m % 60} min`;
-}
-
-function isSeq(v: unknown): v is number {
-  return typeof v === 'number' && Number.isInteger(v) && v >= 0;
-}
-
-/** An in-memory journal for tests and the simulator: events appended with increasing seq. */
-export class MemoryEventSource implements EventSource {
-  readonly events: TableEvent[] = [];
-
-  /** Append an event; it must carry a seq greater than the last one. */
-  append(ev: TableEvent): void {
-    const last = this.events.length ? this.events[this.events.length - 1].seq! : -1;
-    if (!isSeq(ev.seq) || ev.seq <= last) throw new Error(`MemoryEventSource.append: seq must be an integer > ${last} (got ${ev.seq})`);
-    this.events.push(ev);
-  }
-
-  /** The events with seq greater than `seq`, in order (a snapshot: appends during iteration are not seen). */
-  *eventsAfter(seq: number): Iterable<TableEvent> {
-    // Binary search: the feed asks after every event, and a session holds thousands.
-    let lo = 0, hi = this.events.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.events[mid].seq! <= seq) lo = mid + 1;
-      else hi = mid;
-    }
-    const end = this.events.length;
-    for (let i = lo; i < end; i++) yield this.events[i];
-  }
-}
-
-/** An in-memory delivery mark for tests and the simulator. */
-export class MemoryDeliveryMark implements DeliveryMark {
-  private value: number;
-  /** Every value set, in order: tests check that the mark only moves forward. */
-  readonly history: number[] = [];
-
-  constructor(initial = -1) {
-    this.value = initial;
-  }
-
-  /** The highest acknowledged seq, or -1. */
-  get(): number {
-    return this.value;
-  }
-
-  /** Record a newly acknowledged seq. */
-  async set(seq: number): Promise<void> {
-    this.value = seq;
-    this.history.push(seq);
-  }
 }
