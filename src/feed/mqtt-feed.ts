@@ -2,9 +2,10 @@
 //
 // The journal is the outbox. The feed never holds events of its own: it reads them from an EventSource (the journal)
 // after the last seq the broker acknowledged, folds each through the projection, publishes it with QoS 1, and only
-// after the PUBACK advances the delivery mark. While the broker is down nothing is read and nothing is lost; on every
-// (re)connect the feed announces `online`, republishes the retained snapshots (a restarted broker may have lost or
-// kept stale ones), then sends everything after the mark in order. A subscriber de-duplicates by `seq`.
+// after the PUBACK advances the delivery mark (written behind the next publish: a mark that lags only resends). While
+// the broker is down nothing is read and nothing is lost; on every (re)connect the feed announces `online`,
+// republishes the retained snapshots (a restarted broker may have lost or kept stale ones), then sends everything
+// after the mark in order. A subscriber de-duplicates by `seq`.
 //
 // One sequential "pump" does all of that, so status, snapshots and events leave in a well-defined order.
 import { EventEmitter } from 'node:events';
@@ -58,6 +59,11 @@ export class Feed extends EventEmitter<FeedEvents> {
   private client: MqttClient | null = null;
   /** seq of the last event folded into the projector. */
   private folded = -1;
+  /** seq of the last event the broker acknowledged in this run (the mark on disk may lag it: markWrite). */
+  private acked = -1;
+  /** The delivery mark's write for the last acknowledged event: awaited by stop(), not by the next publish. */
+  private markWrite: Promise<void> = Promise.resolve();
+  private markFailing = false;
   /** Folded but not yet acknowledged: sent again first (the fold cannot be undone). */
   private pending: Projected | null = null;
   /** The journal event of `pending`, for `director/event`. */
@@ -243,7 +249,7 @@ export class Feed extends EventEmitter<FeedEvents> {
    * limit), or when `signal` aborts.
    */
   whenDelivered(seq: number, timeoutMs = 30_000, signal?: AbortSignal): Promise<void> {
-    if (this.opts.mark.get() >= seq) return Promise.resolve();
+    if (Math.max(this.acked, this.opts.mark.get()) >= seq) return Promise.resolve();
     if (signal?.aborted) return Promise.reject(new Error(`stopped waiting for event ${seq}`));
     return new Promise((resolve, reject) => {
       const finish = (err?: Error): void => {
@@ -269,6 +275,8 @@ export class Feed extends EventEmitter<FeedEvents> {
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.clashTimer) clearTimeout(this.clashTimer);
+    // A clean stop leaves the mark at the last event acknowledged (nothing sent again at the next start).
+    await withTimeout(this.markWrite, 2000).catch(() => undefined);
     const client = this.client;
     if (!client) return;
     if (client.connected) {
@@ -562,7 +570,19 @@ export class Feed extends EventEmitter<FeedEvents> {
     if (p.director) await client.publishAsync(this.topics.director, JSON.stringify(p.director), this.jsonOptions('director-alert', false));
     await client.publishAsync(this.topics.event, JSON.stringify(p.public), this.jsonOptions('event', false));
     const seq = p.public.seq;
-    await this.opts.mark.set(seq);
+    this.acked = seq;
+    // The mark is the next start's bookmark, not a condition of the next publish: one that lags only makes events
+    // be sent again after a restart, which subscribers drop by seq. So its write (an append and a flush) goes on
+    // behind the next event instead of before it (issue 20: a card's lifts come in a burst, and each waited for the
+    // flush of the one before on top of its own journal's).
+    this.markWrite = this.opts.mark.set(seq).then(() => {
+      if (this.markFailing) this.log.info({ seq }, 'the delivery mark is written again');
+      this.markFailing = false;
+    }, (err: Error) => {
+      // Said once an outage: the next event's advance tries again.
+      if (!this.markFailing) this.log.error({ err: err.message, seq }, 'cannot write the delivery mark; events after it will be sent again after a restart');
+      this.markFailing = true;
+    });
     this.stats.delivered++;
     this.emit('delivered', seq);
   }

@@ -1,7 +1,7 @@
 // The MQTT outbox's bookmark: the last seq of a session that the broker acknowledged. The journal is the outbox;
-// this mark says where in it to resume. Each advance appends one line `{"session","seq"}` and fdatasyncs it (one
-// write and one flush per PUBACK, where replacing the file took a temporary file, a rename and two flushes); the
-// last complete line is the mark. After a power cut the file holds the old value or the new one, possibly with a
+// this mark says where in it to resume. Each advance appends one line `{"session","seq"}`; the last complete line is
+// the mark. The appends are flushed (fdatasync) at most once in FLUSH_EVERY_MS: a burst of PUBACKs (a trick's four
+// lifts) costs the SD card one flush, not one each, and a mark flushed a second late only resends that second. After a power cut the file holds the old value or the new one, possibly with a
 // torn last line, which load() ignores and cuts off by rewriting the file atomically, as it does once the file has
 // grown past COMPACT_BYTES. An old value only means some events are sent twice, which subscribers drop by seq; it
 // can never make an event be skipped.
@@ -14,6 +14,8 @@ import { SESSION_NAME } from './file.js';
 export const DELIVERED_EXT = '.delivered';
 /** A mark file longer than this is rewritten as its last line (about 3,000 advances). */
 const COMPACT_BYTES = 128 * 1024;
+/** The appends are flushed at most once in this many ms: the first after a quiet second at once, the rest together. */
+export const FLUSH_EVERY_MS = 1000;
 
 /** The seq of the last complete, valid line of a mark file's text, or null when it has none. */
 function lastMark(text: string): number | null {
@@ -37,6 +39,9 @@ export class DeliveryMark {
   private durable: number;
   private target: number;
   private writing: Promise<void> | null = null;
+  /** performance.now() of the last flush; a flush due later waits on flushTimer. */
+  private lastFlush = -Infinity;
+  private flushTimer: NodeJS.Timeout | null = null;
 
   /** Bytes in the file, as far as this instance wrote it: past COMPACT_BYTES the next advance rewrites it. */
   private bytes: number;
@@ -87,8 +92,9 @@ export class DeliveryMark {
   }
 
   /**
-   * Record that everything up to `seq` was delivered; resolves once a mark at least that high is durable. Calls
-   * made while a write is in flight are folded into one more write, so one call per PUBACK is fine.
+   * Record that everything up to `seq` was delivered; resolves once a mark at least that high is written (and
+   * flushed, or to be flushed within FLUSH_EVERY_MS). Calls made while a write is in flight are folded into one more
+   * write, so one call per PUBACK is fine.
    */
   advance(seq: number): Promise<void> {
     if (!Number.isInteger(seq)) return Promise.reject(new Error(`delivery mark: seq must be an integer, not ${seq}`));
@@ -114,7 +120,37 @@ export class DeliveryMark {
     }
   }
 
-  /** Append one line and flush it; the file is created (and its folder flushed) on the first one. */
+  /** Flush what was appended since the last flush, in `ms`; a flush that fails is left to the next append's. */
+  private flushLater(ms: number): void {
+    if (this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      void this.flush().catch(() => undefined);
+    }, ms);
+    // A process on its way out leaves the appends to the kernel's writeback: a lag resends, it never skips.
+    this.flushTimer.unref();
+  }
+
+  /** Flush the appends now (stop, and the timer). */
+  async flush(): Promise<void> {
+    if (this.flushTimer) {
+      clearTimeout(this.flushTimer);
+      this.flushTimer = null;
+    }
+    if (this.bytes === 0) return;
+    const fh = await open(this.path, 'r');
+    try {
+      await fh.datasync();
+      this.lastFlush = performance.now();
+    } finally {
+      await fh.close();
+    }
+  }
+
+  /**
+   * Append one line and flush it, now or within FLUSH_EVERY_MS; the file is created (and its folder flushed) on the
+   * first one.
+   */
   private async append(line: string): Promise<void> {
     if (this.bytes + line.length > COMPACT_BYTES) {
       await writeFileAtomic(this.path, line);
@@ -125,7 +161,11 @@ export class DeliveryMark {
     const created = this.bytes === 0;
     try {
       await fh.write(line);
-      await fh.datasync();
+      const since = performance.now() - this.lastFlush;
+      if (since >= FLUSH_EVERY_MS) {
+        await fh.datasync();
+        this.lastFlush = performance.now();
+      } else this.flushLater(FLUSH_EVERY_MS - since);
     } finally {
       await fh.close();
     }

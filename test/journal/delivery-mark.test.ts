@@ -1,10 +1,11 @@
 // The delivery mark as an append-only file: one line per advance, the last complete line wins, a torn tail is cut
 // off at load, and the file is rewritten as one line before it grows large.
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { DeliveryMark } from '../../src/journal/delivery-mark.js';
+import { open } from 'node:fs/promises';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { DeliveryMark, FLUSH_EVERY_MS } from '../../src/journal/delivery-mark.js';
 
 const base = mkdtempSync(join(tmpdir(), 'tenace-mark-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -46,4 +47,36 @@ describe('DeliveryMark (append-only file)', () => {
     expect(size).toBeLessThan(1500 * lineBytes - 1000 * lineBytes);
     expect((await DeliveryMark.load(dir, session)).seq).toBe(1500);
   }, 60_000);
+
+  it('flushes a burst of advances once: the first at once, the rest together within FLUSH_EVERY_MS', async () => {
+    const dir = fresh();
+    const file = join(dir, 's.delivered');
+    // Every flush goes through a FileHandle's datasync: note the file of each (the other tests' marks flush too).
+    const probe = await open(join(dir, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { datasync(this: { fd: number }): Promise<void> };
+    await probe.close();
+    const real = proto.datasync;
+    const flushed: string[] = [];
+    const spy = vi.spyOn(proto, 'datasync').mockImplementation(function (this: { fd: number }) {
+      flushed.push(readlinkSync(`/proc/self/fd/${this.fd}`));
+      return real.call(this);
+    });
+    const flushes = () => flushed.filter((f) => f === file).length;
+    try {
+      const m = await DeliveryMark.load(dir, 's');
+      await m.advance(1);
+      expect(flushes(), 'the first advance after a quiet second: flushed at once').toBe(1);
+      await m.advance(2);
+      await m.advance(3);
+      await m.advance(4);
+      expect(flushes(), 'the burst: written, not yet flushed').toBe(1);
+      expect(readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l).seq)).toEqual([1, 2, 3, 4]);
+      for (let i = 0; i < 100 && flushes() < 2; i++) await new Promise((r) => setTimeout(r, FLUSH_EVERY_MS / 20));
+      await new Promise((r) => setTimeout(r, FLUSH_EVERY_MS / 4));
+      expect(flushes(), 'one flush for the three').toBe(2);
+      expect((await DeliveryMark.load(dir, 's')).seq).toBe(4);
+    } finally {
+      spy.mockRestore();
+    }
+  });
 });
