@@ -34,7 +34,6 @@ interface FeedEvents {
   command: [name: string, response: CommandResponse];
 }
 
-
 const SILENT: FeedLogger = { debug() {}, info() {}, warn() {}, error() {} };
 const MAX_BACKOFF_MS = 5000;
 /** MQTT 5 DISCONNECT reason: another connection with our client id took the session over. */
