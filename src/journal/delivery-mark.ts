@@ -1,10 +1,11 @@
 // The MQTT outbox's bookmark: the last seq of a session that the broker acknowledged. The journal is the outbox;
 // this mark says where in it to resume. Each advance appends one line `{"session","seq"}`; the last complete line is
 // the mark. The appends are flushed (fdatasync) at most once in FLUSH_EVERY_MS: a burst of PUBACKs (a trick's four
-// lifts) costs the SD card one flush, not one each, and a mark flushed a second late only resends that second. After a power cut the file holds the old value or the new one, possibly with a
-// torn last line, which load() ignores and cuts off by rewriting the file atomically, as it does once the file has
-// grown past COMPACT_BYTES. An old value only means some events are sent twice, which subscribers drop by seq; it
-// can never make an event be skipped.
+// lifts) costs the SD card one flush, not one each, and a mark flushed a second late only resends that second.
+// After a power cut the file holds the old value or the new one, possibly with a torn last line, which load()
+// ignores and cuts off by rewriting the file atomically, as it does once the file has grown past COMPACT_BYTES. An
+// old value only means some events are sent twice, which subscribers drop by seq; it can never make an event be
+// skipped.
 import { open, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type Log, silentLog } from '../config/log.js';
@@ -86,7 +87,7 @@ export class DeliveryMark {
     return new DeliveryMark(path, session, seq, 0);
   }
 
-  /** The last seq known durable on disk. */
+  /** The last seq written to the file (flushed, or to be within FLUSH_EVERY_MS). */
   get seq(): number {
     return this.durable;
   }
@@ -131,7 +132,7 @@ export class DeliveryMark {
     this.flushTimer.unref();
   }
 
-  /** Flush the appends now (stop, and the timer). */
+  /** Flush the appends now (the timer; or a caller that wants the mark on disk at once). */
   async flush(): Promise<void> {
     if (this.flushTimer) {
       clearTimeout(this.flushTimer);
