@@ -11,7 +11,8 @@
 import { EventEmitter } from 'node:events';
 import type { IClientOptions, IDisconnectPacket, IPublishPacket, MqttClient } from 'mqtt';
 import type { TableEvent } from '../formats/table-log.js';
-import { type CommandCheck, type FeedCommand, TransactionIndex, checkCommand, checkEventsQuery } from './commands.js';
+import { TransactionIndex } from './commands.js';
+import { type CommandDesk, answerEventsQuery, decideCommand } from './command-desk.js';
 import {
   type DirectorState, type Projected, type ProjectionIncident, Projector, type PublicState, SCHEMA_VERSION,
 } from './projection.js';
@@ -20,7 +21,6 @@ import type { ClubStatus } from '../club/table-side.js';
 import { closeClient, withTimeout } from '../broker/close-client.js';
 import { connectMqtt } from '../broker/connect.js';
 import type { ClubInbound, CommandResponse, FeedLogger, FeedOptions, FeedStats } from './feed-types.js';
-import { CommandRejected } from './feed-types.js';
 import { isSeq } from './memory.js';
 
 export * from './feed-types.js';
@@ -90,7 +90,8 @@ export class Feed extends EventEmitter<FeedEvents> {
   /** Another client uses our client id: reported once; ends when a connection holds (clashTimer). */
   private clash = false;
   private clashTimer: NodeJS.Timeout | null = null;
-  private readonly transactions: TransactionIndex;
+  /** What the commands and queries are decided with (command-desk.ts). */
+  private readonly desk: CommandDesk;
   private commandChain: Promise<void> = Promise.resolve();
 
   constructor(opts: FeedOptions) {
@@ -99,7 +100,10 @@ export class Feed extends EventEmitter<FeedEvents> {
     this.topics = tableTopics(opts.club, opts.table, opts.base);
     this.clubTopics = opts.clubSession ? sessionTopics(opts.club, opts.clubSession.session, opts.base) : null;
     this.log = opts.logger ?? SILENT;
-    this.transactions = opts.transactions ?? new TransactionIndex();
+    this.desk = {
+      log: this.log, stats: this.stats, transactions: opts.transactions ?? new TransactionIndex(), handler: opts.onCommand,
+      source: opts.source, session: opts.session ?? null,
+    };
     this.projector = new Projector({
       embargo: opts.embargo, tableOptions: opts.tableOptions, scoreOptions: opts.scoreOptions,
       onIncident: (i) => {
@@ -641,33 +645,8 @@ export class Feed extends EventEmitter<FeedEvents> {
   }
 
   /** Check, look up and apply one command; the answer to send. */
-  private async decide(cmd: string, payload: Buffer): Promise<CommandResponse> {
-    const check: CommandCheck = checkCommand(cmd, payload);
-    let response: CommandResponse;
-    if (!check.ok) {
-      this.stats.malformedCommands++;
-      this.log.warn({ cmd, error: check.error, transaction: check.transaction }, 'malformed command refused');
-      response = { transaction: check.transaction, ok: false, error: check.error };
-    } else {
-      // A redelivered (QoS 1 DUP) or retried request is answered again, never applied twice.
-      const c = check.command;
-      const seen = this.transactions.lookup(c);
-      if (seen.kind === 'repeat') {
-        this.stats.duplicateCommands++;
-        response = { ...seen.answer, transaction: c.transaction, ok: true };
-      } else if (seen.kind === 'conflict') {
-        this.stats.commandsRefused++;
-        this.log.warn({ cmd, transaction: c.transaction, error: seen.error }, 'transaction id reused for another command; refused');
-        response = { transaction: c.transaction, ok: false, error: seen.error };
-      } else {
-        response = await this.runHandler(c);
-        if (response.ok) {
-          const { transaction: _t, ok: _o, ...answer } = response;
-          this.transactions.record(c, answer);
-        }
-      }
-    }
-    return response;
+  private decide(cmd: string, payload: Buffer): Promise<CommandResponse> {
+    return decideCommand(this.desk, cmd, payload);
   }
 
   private onClubMessage(topic: string, payload: Buffer): void {
@@ -694,47 +673,7 @@ export class Feed extends EventEmitter<FeedEvents> {
 
   /** `request/events`: the journal events after `after`, a page of at most `limit`; a read, nothing is journaled. */
   private async handleQuery(cmd: 'events', payload: Buffer, packet: IPublishPacket): Promise<void> {
-    this.stats.queries++;
-    const q = checkEventsQuery(payload);
-    let response: Record<string, unknown>;
-    if (!q.ok) {
-      this.log.warn({ cmd, error: q.error, transaction: q.transaction }, 'malformed query refused');
-      response = { transaction: q.transaction, ok: false, error: q.error };
-    } else {
-      const events: TableEvent[] = [];
-      for (const ev of this.opts.source.eventsAfter(q.query.after)) {
-        if (events.length >= q.query.limit) break;
-        events.push(ev);
-      }
-      response = { transaction: q.query.transaction, ok: true, session: this.opts.session ?? null, events, last: this.lastSourceSeq() };
-    }
-    await this.respond(cmd, response as CommandResponse, packet);
-  }
-
-  private lastSourceSeq(): number {
-    const src = this.opts.source;
-    if (typeof src.lastSeq === 'function') return src.lastSeq();
-    let last = 0;
-    for (const ev of src.eventsAfter(-1)) if (isSeq(ev.seq)) last = ev.seq;
-    return last;
-  }
-
-  private async runHandler(c: FeedCommand): Promise<CommandResponse> {
-    const handler = this.opts.onCommand;
-    if (!handler) {
-      this.stats.commandsRefused++;
-      return { transaction: c.transaction, ok: false, error: `command: this table accepts no ${c.name} commands (no handler); ask the director` };
-    }
-    try {
-      const result = await handler(c);
-      this.stats.commandsHandled++;
-      return { ...(result ?? {}), transaction: c.transaction, ok: true };
-    } catch (err) {
-      this.stats.commandsRefused++;
-      const msg = err instanceof Error ? err.message : String(err);
-      if (!(err instanceof CommandRejected)) this.log.error({ err: msg, cmd: c.name }, 'command handler failed');
-      return { transaction: c.transaction, ok: false, error: msg };
-    }
+    await this.respond(cmd, answerEventsQuery(this.desk, payload), packet);
   }
 
   private async respond(cmd: string, response: CommandResponse, request: IPublishPacket): Promise<void> {
