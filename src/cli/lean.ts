@@ -4,6 +4,8 @@
 // - --no-opt: no TurboFan. Optimising the start-up code and its hot loops cost the daemon megabytes of compiler
 //   memory and of the node binary's compiler pages; the interpreter and Sparkplug (the baseline compiler) remain.
 // - --optimize-for-size: smaller heap growth and caches. Alone it saved nothing; with --no-opt, 9 MB idle.
+// - --semi-space-growth-factor=1: the young generation kept at its first size. src/daemon/heap.ts sets it too, but
+//   only once run.ts's imports are parsed, and by then their start-up garbage had grown it to 6.8 MB (3.3 MB of RSS).
 // Not --lite-mode, which saves about 1 MB more: it implies --jitless, and set at run time (the daemon cannot be given
 // flags on node's command line: systemd, npm's bin shim and the bench start it as `node <script> run`) WebAssembly
 // then crashes the process (a segfault in `tenace run` under tsx, whose module lexer is WebAssembly).
@@ -12,7 +14,7 @@
 // need the optimising compiler. node:v8 is imported only then: it loads a dozen internal modules (issue 20, replay).
 
 /** The V8 flags `tenace run` sets as it starts (bench/README.md names them). */
-export const DAEMON_LEAN_FLAGS = '--optimize-for-size --no-opt';
+export const DAEMON_LEAN_FLAGS = '--optimize-for-size --no-opt --semi-space-growth-factor=1';
 
 /** True when this process was started as `tenace run` (the command is argv[2], as src/cli/main.ts reads it). */
 export function isDaemonCommand(argv: readonly string[] = process.argv): boolean {

@@ -12,7 +12,7 @@ describe('the daemon tuned for memory', () => {
   });
 
   it('does not turn the JIT off: --jitless set at run time crashes the process once WebAssembly is used', () => {
-    expect(DAEMON_LEAN_FLAGS.split(' ')).toEqual(['--optimize-for-size', '--no-opt']);
+    expect(DAEMON_LEAN_FLAGS.split(' ')).toEqual(['--optimize-for-size', '--no-opt', '--semi-space-growth-factor=1']);
     expect(DAEMON_LEAN_FLAGS).not.toMatch(/lite-mode|jitless/);
   });
 
