@@ -566,12 +566,17 @@ export class Feed extends EventEmitter<FeedEvents> {
 
   private async deliver(p: Projected, ev: TableEvent | null): Promise<void> {
     const client = this.client!;
+    // The event's messages go out back to back, in this order, and are then awaited together: the broker keeps each
+    // topic's order, and the mark below waits for all of them, but the card's public event no longer waits a round
+    // trip for the director's copy's PUBACK (issue 20, card to subscriber).
+    const acks: Promise<unknown>[] = [];
     if (this.opts.directorEvents && ev) {
       const m = { schema: 1, type: 'tenace.journal-event', session: this.opts.session ?? null, seq: ev.seq, event: ev };
-      await client.publishAsync(this.topics.directorEvent, JSON.stringify(m), this.jsonOptions('journal-event', false));
+      acks.push(client.publishAsync(this.topics.directorEvent, JSON.stringify(m), this.jsonOptions('journal-event', false)));
     }
-    if (p.director) await client.publishAsync(this.topics.director, JSON.stringify(p.director), this.jsonOptions('director-alert', false));
-    await client.publishAsync(this.topics.event, JSON.stringify(p.public), this.jsonOptions('event', false));
+    if (p.director) acks.push(client.publishAsync(this.topics.director, JSON.stringify(p.director), this.jsonOptions('director-alert', false)));
+    acks.push(client.publishAsync(this.topics.event, JSON.stringify(p.public), this.jsonOptions('event', false)));
+    await Promise.all(acks);
     const seq = p.public.seq;
     this.acked = seq;
     // The mark is the next start's bookmark, not a condition of the next publish: one that lags only makes events
