@@ -30,7 +30,7 @@ function run(cmd, args, cwd) {
 /** The tarball holds what runs (dist/ with declarations, the bin, the view, the config, the demo) and no sources. */
 function checkContents(tgz) {
   const files = run('tar', ['-tzf', tgz], scratch).split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
-  const need = ['bin/tenace.mjs', 'dist/cli/main.js', 'dist/index.js', 'dist/index.d.ts', 'web/index.html', 'web/app.js',
+  const need = ['bin/tenace.mjs', 'dist/cli/main.js', 'dist/bundle/main.js', 'dist/bundle/worker.js', 'dist/index.js', 'dist/index.d.ts', 'web/index.html', 'web/app.js',
     'web/director/index.html', 'web/director/app.js', 'config/tenace.example.yaml', 'config/club.example.yaml', 'mosquitto/tenace.conf', 'systemd/tenace.service', 'package.json', 'README.md'];
   const missing = need.filter((f) => !files.includes(f));
   if (missing.length) fail(`the tarball lacks ${missing.join(', ')}: check "files" and the build in package.json`);
@@ -65,6 +65,36 @@ async function checkSimulate() {
   if (code !== 0) fail(`npx tenace simulate --exit ended with ${code}:\n${out}`);
   if (!out.includes('tenace: all played')) fail(`npx tenace simulate --exit ended without playing the demo:\n${out}`);
   sim = undefined;
+}
+
+/**
+ * `tenace run` from the install, as systemd starts the table daemon (bin/tenace.mjs hands it to its bundle,
+ * dist/bundle/main.js): on the embedded broker it must serve the package's table view, then exit 0 on SIGTERM.
+ */
+async function checkDaemon() {
+  const config = join(scratch, 'table.yaml');
+  writeFileSync(config, ['club: { id: pack }', 'table: { id: "1" }', `journal: { dir: ${JSON.stringify(join(scratch, 'journal'))} }`,
+    'mqtt: { url: embedded }', 'http: { port: 0, host: 127.0.0.1 }', ''].join('\n'));
+  const daemon = spawn(process.execPath, [join(app, 'node_modules', 'tenace', 'bin', 'tenace.mjs'), 'run', '--config', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  daemon.stdout.on('data', (d) => (out += d));
+  daemon.stderr.on('data', (d) => (out += d));
+  let ended = false;
+  const exited = new Promise((r) => daemon.once('exit', (code, signal) => { ended = true; r(code ?? signal); }));
+  try {
+    const deadline = Date.now() + 30_000;
+    let url;
+    while (!(url = /"url":"(http:\/\/[^"]+)","msg":"table view"/.exec(out)?.[1]) && !ended && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    if (!url) fail(`tenace run printed no table view address:\n${out}`);
+    const res = await fetch(url);
+    const body = await res.text();
+    if (res.status !== 200 || body !== readFileSync(join(app, 'node_modules', 'tenace', 'web', 'index.html'), 'utf8')) fail(`GET ${url} from tenace run answered ${res.status}, not the package's web/index.html`);
+    daemon.kill('SIGTERM');
+    const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 10_000).unref())]);
+    if (code !== 0) fail(`tenace run ended with ${code} on SIGTERM:\n${out}`);
+  } finally {
+    if (!ended) daemon.kill('SIGKILL');
+  }
 }
 
 /**
@@ -162,6 +192,8 @@ try {
   if (dev.length) fail(`the production install holds development packages: ${dev.join(', ')} (a runtime dependency pulls them in?)`);
   step('npx tenace simulate --exit, with the table view fetched during the play');
   await checkSimulate();
+  step('tenace run (the bundled table daemon) on the embedded broker: the table view, then SIGTERM');
+  await checkDaemon();
   step('npx tenace session simulate --exit --json: three tables, the director from the package, the standings');
   checkSession();
   step("the README's API example from plain node, and its types");

@@ -8,7 +8,7 @@ import type { MqttClient } from 'mqtt';
 import { FirmwareEmulator, ptyLink } from '../src/hardware/emulator.js';
 import { PtyPair } from '../src/hardware/pty.js';
 import { procCpuMs, procStatus } from './proc.js';
-import { BUDGET_B_MS, BUDGET_C_MS, CLI, CLUB, Cleanup, type DaemonBenchOptions, Inbox, MIN_STARTS, ROOT, clearRetained, dealParams, dealsFor, progress, sleep, tableTopicsOf, timeLeft, partDirs } from './daemon-tools.js';
+import { BUDGET_B_MS, BUDGET_C_MS, CLUB, DAEMON, Cleanup, type DaemonBenchOptions, Inbox, MIN_STARTS, ROOT, clearRetained, dealParams, dealsFor, progress, sleep, tableTopicsOf, timeLeft, partDirs } from './daemon-tools.js';
 
 // ------------------------------------------------------------------ (b) RSS and (c) start time, built daemon in a child
 
@@ -104,7 +104,7 @@ c.on('error', (e) => { console.error(e.message); process.exit(1); });
 const SESSION = 'bench';
 
 export async function partBC(o: DaemonBenchOptions, clean: Cleanup, inbox: Inbox, sub: MqttClient): Promise<PartBC> {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`tsc -p tsconfig.bench.json\` first (npm run bench does)`);
+  if (!existsSync(DAEMON)) throw new Error(`${DAEMON} is missing: run \`node scripts/bundle-daemon.mjs build/bench/src/bundle\` first (npm run bench does)`);
   const out: PartBC = {
     daemonStartMs: [], floorStartMs: [], rssIdleKb: NaN, rssJournaledKb: NaN, hwmKb: NaN, baselineRssKb: NaN,
     eventsFed: 0, eventsJournaled: 0, eventsDeliveredAtRead: 0, deals: 0, journalMs: NaN, cpuMs: NaN, budgetHit: false, daemonExits: [], errors: [],
@@ -144,7 +144,7 @@ export async function partBC(o: DaemonBenchOptions, clean: Cleanup, inbox: Inbox
     if (!usedTables.includes(table)) usedTables.push(table);
     const cfg = writeConfig(table, journalDir);
     const t0 = performance.now();
-    const p = spawnDrained([CLI, 'run', '--config', cfg]);
+    const p = spawnDrained([DAEMON, 'run', '--config', cfg]);
     clean.add(`kill daemon ${table}`, () => stopChild(p));
     try {
       await Promise.race([

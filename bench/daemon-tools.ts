@@ -57,9 +57,10 @@ export const REPORT_PREFIX = 'TENACE-BENCH-REPORT ';
 export const CLUB = 'bench';
 
 const here = dirname(fileURLToPath(import.meta.url));
-/** build/bench/bench → the repository (node_modules, and the built CLI under build/bench/src/cli). */
+/** build/bench/bench → the repository (node_modules, and the built daemon under build/bench/src/bundle). */
 export const ROOT = resolve(here, '..', '..', '..');
-export const CLI = join(ROOT, 'build', 'bench', 'src', 'cli', 'main.js');
+/** The bundled daemon of the same build (scripts/bundle-daemon.mjs; npm run bench makes it), as bin/tenace.mjs runs `tenace run`. */
+export const DAEMON = join(ROOT, 'build', 'bench', 'src', 'bundle', 'main.js');
 
 // ------------------------------------------------------------------ small tools
 

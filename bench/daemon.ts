@@ -33,7 +33,7 @@ import { freePort } from '../src/club/session/director-process.js';
 import { type Broker, adaptShipped, startBroker } from './broker.js';
 import type { BenchReport, SanityLine } from './harness.js';
 import { table as textTable } from './harness.js';
-import { BUDGET_A_MS, BUDGET_B_MS, BUDGET_C_MS, CHILD_FLAG, CLI, Cleanup, DAEMON_DEFAULTS, type DaemonBenchOptions, HARD_LIMIT_MS, Inbox, MIN_STARTS, REPORT_PREFIX, ROOT, connect, median, ms, pct, progress, ratio, sortNum } from './daemon-tools.js';
+import { BUDGET_A_MS, BUDGET_B_MS, BUDGET_C_MS, CHILD_FLAG, Cleanup, DAEMON, DAEMON_DEFAULTS, type DaemonBenchOptions, HARD_LIMIT_MS, Inbox, MIN_STARTS, REPORT_PREFIX, ROOT, connect, median, ms, pct, progress, ratio, sortNum } from './daemon-tools.js';
 import { type PartA, partA } from './daemon-latency.js';
 import { type PartBC, partBC } from './daemon-rss-start.js';
 
@@ -135,7 +135,7 @@ async function childMain(given: DaemonBenchOptions): Promise<BenchReport> {
   if (bc) {
     notes.push('');
     const dMed = median(bc.daemonStartMs), fMed = median(bc.floorStartMs);
-    notes.push(`(c) spawn → retained state at the subscriber, ${bc.daemonStartMs.length} runs each, alternating; daemon: node ${relative(CLI)} run --config (fresh journal on disk, bridge on a socat pty with the emulator); floor: node -e (mqtt.js connect, one retained publish, QoS 1)`);
+    notes.push(`(c) spawn → retained state at the subscriber, ${bc.daemonStartMs.length} runs each, alternating; daemon: node ${relative(DAEMON)} run --config (fresh journal on disk, bridge on a socat pty with the emulator); floor: node -e (mqtt.js connect, one retained publish, QoS 1)`);
     notes.push(textTable(['start', 'runs', 'median', 'min', 'max', 'median / floor'], [
       ['daemon: tenace run', String(bc.daemonStartMs.length), ms(dMed), ms(Math.min(...bc.daemonStartMs)), ms(Math.max(...bc.daemonStartMs)), ratio(dMed, fMed)],
       ['floor: node -e + mqtt.js', String(bc.floorStartMs.length), ms(fMed), ms(Math.min(...bc.floorStartMs)), ms(Math.max(...bc.floorStartMs)), '1.00x'],

@@ -69,6 +69,13 @@ export const CLI_SCRIPT = ((): string => {
   return here.endsWith('.js') && existsSync(compiled) ? compiled : BIN;
 })();
 
+/** The script a session's child `tenace run` runs: the bundled daemon beside the compiled CLI when it was built
+ * (scripts/bundle-daemon.mjs: dist/bundle/, or build/bench/src/bundle/ in a benchmark), as bin/tenace.mjs picks it. */
+export const DAEMON_SCRIPT = ((): string => {
+  const bundled = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bundle', 'main.js');
+  return CLI_SCRIPT !== BIN && existsSync(bundled) ? bundled : CLI_SCRIPT;
+})();
+
 /** Write the director's config for this session and start `tenace director` on it. */
 export async function startDirectorProcess(o: DirectorProcessOptions): Promise<DirectorProcess> {
   const port = o.httpPort === 0 ? await freePort() : o.httpPort;

@@ -1,6 +1,6 @@
 // A table of a simulated session as a process of its own, so that it can really be killed: `tenace run` (the
-// package's bin/tenace.mjs, or the CLI of the build this module was compiled into: CLI_SCRIPT) on a config of its
-// own, its journal on disk, and its bridge and tray scanner emulated in this process on the far ends of two socat
+// package's bin/tenace.mjs, or the daemon of the build this module was compiled into: DAEMON_SCRIPT) on a config of
+// its own, its journal on disk, and its bridge and tray scanner emulated in this process on the far ends of two socat
 // pseudo-terminal pairs. The emulated bridge outlives the daemon, as the RP2040 under a real table outlives a crash
 // of the Pi, and keeps the lines the daemon missed for its `since` replay.
 // `tenace session simulate --faults crash=N` runs the N tables it crashes this way: SIGKILL of the daemon's process
@@ -16,7 +16,7 @@ import { FirmwareEmulator, ptyLink } from '../../hardware/emulator.js';
 import { PtyPair } from '../../hardware/pty.js';
 import { ScannerEmulator } from '../../hardware/scanner-emulator.js';
 import { SESSION_EXT, readJournalFile } from '../../journal/file.js';
-import { CLI_SCRIPT, freePort } from './director-process.js';
+import { DAEMON_SCRIPT, freePort } from './director-process.js';
 
 export interface TableProcessOptions {
   /** A folder of its own: the config, the deck, the journal and the pty links. */
@@ -126,7 +126,7 @@ export class TableProcess {
     this.stderr = '';
     // Nothing of the environment's own table settings or systemd socket reaches the simulated table.
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TENACE_') && !['NOTIFY_SOCKET', 'WATCHDOG_USEC', 'WATCHDOG_PID'].includes(k)));
-    const child = spawn(process.execPath, [CLI_SCRIPT, 'run', '--config', this.configPath], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const child = spawn(process.execPath, [DAEMON_SCRIPT, 'run', '--config', this.configPath], { stdio: ['ignore', 'pipe', 'pipe'], env });
     this.child = child;
     createInterface({ input: child.stdout! }).on('line', (line) => this.onLog(line));
     child.stderr!.on('data', (d: Buffer) => { this.stderr = (this.stderr + d.toString('utf8')).slice(-2000); });
