@@ -270,7 +270,7 @@ export class Controller {
       clientId: c.mqtt.clientId ?? `tenace-${c.club.id}-${c.table.id}`, keepalive: c.mqtt.keepalive,
       protocolVersion: this.opts.protocolVersion ?? c.mqtt.protocolVersion ?? (this.broker ? 4 : 5),
       tls: c.mqtt.ca || c.mqtt.cert ? await readTls(c.mqtt) : undefined,
-      source: { eventsAfter: (seq) => this.journal.events(Math.max(0, seq)), lastSeq: () => this.journal.lastSeq },
+      source: { eventsAfter: (seq) => this.journal.eventsAfter(Math.max(0, seq)), lastSeq: () => this.journal.lastSeq },
       mark: {
         get: () => mark.seq,
         set: (seq) => {

@@ -2,6 +2,7 @@
 // damage a journal can suffer from a power cut is a torn tail: the last write reached the disk only in part, so the
 // file ends without "\n", or its last lines are not JSON (ext4 can leave the unwritten part of a block as NULs).
 // That tail was never acknowledged (append resolves only after fdatasync), so cutting it loses nothing.
+import { closeSync, openSync, readSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { type TableEvent, validateTableEvent } from '../formats/table-log.js';
 
@@ -86,31 +87,80 @@ export function parseJournal(buf: Buffer): JournalFileContents {
     pos = nl + 1;
     lineNo++;
     if (text.trim() === '') continue;
-    let obj: unknown;
-    try {
-      obj = JSON.parse(text);
-    } catch (e) {
-      bad.push({ line: lineNo, reason: `not JSON: ${(e as Error).message}` });
+    const ev = parseJournalLine(text);
+    if (typeof ev === 'string') {
+      bad.push({ line: lineNo, reason: ev });
       continue;
     }
-    const problem = validateTableEvent(obj);
-    if (problem) {
-      bad.push({ line: lineNo, reason: problem });
-      continue;
-    }
-    const ev = obj as TableEvent;
-    if (ev.seq === undefined) {
-      bad.push({ line: lineNo, reason: 'no "seq": the journal writes one on every line' });
-      continue;
-    }
-    if (ev.seq <= lastSeq) {
+    if (ev.seq! <= lastSeq) {
       bad.push({ line: lineNo, reason: `"seq" ${ev.seq} is not greater than the previous ${lastSeq}` });
       continue;
     }
-    lastSeq = ev.seq;
+    lastSeq = ev.seq!;
     events.push(ev);
   }
   return { events, intactBytes: end, fileBytes: buf.length, torn, bad };
+}
+
+/** One complete line of a journal file as its event, or why it is not one (a line of only spaces is not asked). */
+export function parseJournalLine(text: string): TableEvent | string {
+  let obj: unknown;
+  try {
+    obj = JSON.parse(text);
+  } catch (e) {
+    return `not JSON: ${(e as Error).message}`;
+  }
+  const problem = validateTableEvent(obj);
+  if (problem) return problem;
+  if ((obj as TableEvent).seq === undefined) return 'no "seq": the journal writes one on every line';
+  return obj as TableEvent;
+}
+
+/** Bytes read at a time by readJournalEvents; a longer line is read whole all the same. */
+const READ_CHUNK = 1 << 16;
+
+/**
+ * The events of a journal file's complete lines from byte `from` to byte `end`, read synchronously a chunk at a time
+ * and parsed as parseJournal parses them (lines that are not events are skipped), each with the offset just past its
+ * line. What is read stays bounded by the chunk, however long the file: the journal reads back this way the events
+ * it no longer holds in memory.
+ */
+export function* readJournalEvents(path: string, from: number, end: number): Generator<{ event: TableEvent; next: number }> {
+  if (from >= end) return;
+  const fd = openSync(path, 'r');
+  try {
+    let buf = Buffer.allocUnsafe(Math.min(READ_CHUNK, end - from));
+    let pos = from;
+    while (pos < end) {
+      const want = Math.min(buf.length, end - pos);
+      let got = 0;
+      while (got < want) {
+        const n = readSync(fd, buf, got, want - got, pos + got);
+        if (n <= 0) return;
+        got += n;
+      }
+      const lastNl = buf.lastIndexOf(NL, got - 1);
+      if (lastNl < 0) {
+        // A line longer than the buffer: read it again with room for it.
+        if (got < buf.length) return;
+        buf = Buffer.allocUnsafe(buf.length * 2);
+        continue;
+      }
+      let start = 0;
+      while (start <= lastNl) {
+        const nl = buf.indexOf(NL, start);
+        const text = buf.toString('utf8', start, nl);
+        const next = pos + nl + 1;
+        start = nl + 1;
+        if (text.trim() === '') continue;
+        const ev = parseJournalLine(text);
+        if (typeof ev !== 'string') yield { event: ev, next };
+      }
+      pos += lastNl + 1;
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Read a journal file without changing it; a missing file reads as empty. */

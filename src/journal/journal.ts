@@ -12,13 +12,13 @@
 // Files in the folder: `<session>.ndjson` (the logs), `<session>.delivered` (DeliveryMark), `CURRENT` (the
 // session appended to, so a restart continues it) and `LOCK` (one writer at a time).
 import type { FileHandle } from 'node:fs/promises';
-import { closeSync, fdatasyncSync, openSync, readSync, writeSync } from 'node:fs';
+import { fdatasyncSync, writeSync } from 'node:fs';
 import { mkdir, open as fsOpen, readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Log, silentLog } from '../config/log.js';
 import { type TableEvent, validateTableEvent } from '../formats/table-log.js';
 import { fsyncDir, writeFileAtomic } from './atomic.js';
-import { type JournalFileContents, SESSION_EXT, SESSION_NAME, parseJournal, readJournalFile, tailLooksTorn, truncateDurably } from './file.js';
+import { type JournalFileContents, SESSION_EXT, SESSION_NAME, readJournalEvents, readJournalFile, tailLooksTorn, truncateDurably } from './file.js';
 import { type JournalLock, lockJournalDir } from './lock.js';
 
 /** A TableEvent before the journal stamps it: every field but `seq` and `at`. */
@@ -48,6 +48,12 @@ export interface JournalOptions {
   fs?: JournalFs;
   /** Take the folder's LOCK (default true); only tools that know no daemon runs may skip it. */
   lock?: boolean;
+  /**
+   * The most events of the current session kept in memory (default 2,048). Past that the oldest are read back from
+   * the file when asked for, so an outbox far behind the cards (a broker down all evening) does not hold its whole
+   * backlog on a Pi with 512 MB for everything (issue 20).
+   */
+  memoryEvents?: number;
 }
 
 export interface JournalStats {
@@ -91,6 +97,7 @@ interface Pending {
 const CURRENT_FILE = 'CURRENT';
 /** release() forgets events this many at a time at least: shifting the array for each one would cost more than it saves. */
 const RELEASE_CHUNK = 256;
+const MEMORY_EVENTS = 2048;
 const DEFAULT_FS: JournalFs = { open: (p, f, m) => fsOpen(p, f, m), writeSync: (fd, b, o, l) => writeSync(fd, b, o, l), fdatasyncSync: (fd) => fdatasyncSync(fd) };
 
 function localDate(d: Date): string {
@@ -118,8 +125,10 @@ export class Journal {
   private durableBytes: number;
   /** Durable events of the current session with seq above `droppedThrough`, in seq order. */
   private current: TableEvent[];
-  /** Highest seq that release() let go of (0: none): events up to it are read back from the file when asked for. */
+  /** Highest seq let go of from memory (0: none): events up to it are read back from the file when asked for. */
   private droppedThrough = 0;
+  /** Where the last read from the file stopped: the event's seq and the offset past its line. */
+  private cursor: { seq: number; offset: number } | null = null;
   private pending: Pending[] = [];
   private timer: NodeJS.Timeout | null = null;
   private chain: Promise<void> = Promise.resolve();
@@ -150,7 +159,9 @@ export class Journal {
       log: options.log ?? silentLog,
       fs: options.fs ?? DEFAULT_FS,
       lock: options.lock ?? true,
+      memoryEvents: options.memoryEvents ?? MEMORY_EVENTS,
     };
+    if (!Number.isInteger(opts.memoryEvents) || opts.memoryEvents < 1) throw new RangeError(`memoryEvents must be a whole number of events, at least 1, not ${opts.memoryEvents}`);
     if (!Number.isInteger(opts.groupCommitMs) || opts.groupCommitMs < 0) throw new RangeError(`groupCommitMs must be a whole number of milliseconds, not ${opts.groupCommitMs}`);
     if (options.session !== undefined) checkSessionName(options.session);
     await mkdir(dir, { recursive: true });
@@ -238,17 +249,44 @@ export class Journal {
    * old events, a remedy, an undo aimed at an earlier deal).
    */
   events(afterSeq = 0): TableEvent[] {
-    if (this.droppedThrough > 0 && afterSeq < this.droppedThrough) return this.eventsFromFile(afterSeq);
+    if (this.droppedThrough > 0 && afterSeq < this.droppedThrough) return [...this.eventsAfter(afterSeq)];
+    return this.current.slice(this.inMemoryAfter(afterSeq));
+  }
+
+  /**
+   * The same events as events(afterSeq), one at a time: those no longer in memory are read from the file a chunk at a
+   * time, from where the last such read stopped when the caller goes on from there (the outbox, behind the cards, so
+   * reads each line once), then the rest from memory. Consume it before the next append or rotation.
+   */
+  *eventsAfter(afterSeq = 0): Generator<TableEvent> {
+    let last = afterSeq;
+    const through = this.droppedThrough;
+    if (through > 0 && afterSeq < through) {
+      const c = this.cursor;
+      for (const { event, next } of readJournalEvents(this.path, c && c.seq <= afterSeq ? c.offset : 0, this.durableBytes)) {
+        const seq = event.seq!;
+        if (seq > through) break;
+        if (seq <= last) continue;
+        last = seq;
+        this.cursor = { seq, offset: next };
+        yield Object.freeze(event);
+      }
+    }
     const ev = this.current;
-    // Binary search: the outbox asks for a short tail of a long session after every reconnect.
+    for (let i = this.inMemoryAfter(last); i < ev.length; i++) yield ev[i];
+  }
+
+  /** The index in memory of the first event with a seq above `seq` (binary search: the outbox asks for a short tail). */
+  private inMemoryAfter(seq: number): number {
+    const ev = this.current;
     let lo = 0;
     let hi = ev.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((ev[mid].seq ?? 0) <= afterSeq) lo = mid + 1;
+      if ((ev[mid].seq ?? 0) <= seq) lo = mid + 1;
       else hi = mid;
     }
-    return ev.slice(lo);
+    return lo;
   }
 
   /**
@@ -257,17 +295,14 @@ export class Journal {
    * of heap per 10,000 on a Pi with 512 MB for everything (issue 8). events() still returns them, from the file.
    */
   release(seq: number): void {
-    const ev = this.current;
-    let n = 0;
-    let hi = ev.length;
-    while (n < hi) {
-      const mid = (n + hi) >>> 1;
-      if ((ev[mid].seq ?? 0) <= seq) n = mid + 1;
-      else hi = mid;
-    }
-    if (n < RELEASE_CHUNK) return;
-    this.droppedThrough = ev[n - 1].seq!;
-    this.current = ev.slice(n);
+    const n = this.inMemoryAfter(seq);
+    if (n >= RELEASE_CHUNK) this.forget(n);
+  }
+
+  /** Let go of the first `n` events in memory; events() reads them back from the file. */
+  private forget(n: number): void {
+    this.droppedThrough = this.current[n - 1].seq!;
+    this.current = this.current.slice(n);
   }
 
   /** Events of any session (the current one from memory, others from disk), with seq greater than `afterSeq`. */
@@ -318,6 +353,7 @@ export class Journal {
       this.durableBytes = loaded.bytes;
       this.current = loaded.events;
       this.droppedThrough = 0;
+      this.cursor = null;
       await old.close();
       await this.writeCurrent();
       this.opts.log.info({ session: name, lastSeq: this.seqDurable }, 'journal rotated');
@@ -392,29 +428,11 @@ export class Journal {
     }
     this.durableBytes += buf.length;
     for (const p of batch) this.current.push(p.event);
+    // Bounded: past memoryEvents the oldest go back to the file (a chunk at a time, as release() does).
+    if (this.current.length >= this.opts.memoryEvents + RELEASE_CHUNK) this.forget(this.current.length - this.opts.memoryEvents);
     this.seqDurable = batch[batch.length - 1].event.seq!;
     this.stats.appended += batch.length;
     for (const p of batch) p.resolve(p.event);
-  }
-
-  /** The current session's durable events after `afterSeq`, parsed from its file as open() does (frozen, as appended ones are). */
-  private eventsFromFile(afterSeq: number): TableEvent[] {
-    // Only the durable bytes: a write in flight may have put part of a batch after them.
-    const buf = Buffer.allocUnsafe(this.durableBytes);
-    const fd = openSync(this.path, 'r');
-    try {
-      let off = 0;
-      while (off < buf.length) {
-        const n = readSync(fd, buf, off, buf.length - off, off);
-        if (n <= 0) break;
-        off += n;
-      }
-      const out: TableEvent[] = [];
-      for (const e of parseJournal(buf.subarray(0, off)).events) if ((e.seq ?? 0) > afterSeq) out.push(Object.freeze(e));
-      return out;
-    } finally {
-      closeSync(fd);
-    }
   }
 
   private async writeCurrent(): Promise<void> {

@@ -480,10 +480,10 @@ describe('release', () => {
     const appended = await Promise.all(Array.from({ length: 700 }, (_, i) => j.append(place('NESW'[i % 4] as 'N', cards[i % 8]))));
     const memory = () => (j as unknown as { current: TableEvent[] }).current.length;
     // Nothing released yet: every read is from memory, even one from before the first seq.
-    const fromFile = (j as unknown as { eventsFromFile: (after: number) => TableEvent[] });
-    const read = fromFile.eventsFromFile.bind(j);
+    const lazy = j as unknown as { eventsAfter: (after: number) => Generator<TableEvent> };
+    const read = lazy.eventsAfter.bind(j);
     let fileReads = 0;
-    fromFile.eventsFromFile = (after) => { fileReads++; return read(after); };
+    lazy.eventsAfter = (after) => { fileReads++; return read(after); };
     expect(j.events(-1)).toEqual(appended);
     expect(fileReads).toBe(0);
     // Fewer than a chunk to forget: kept.
