@@ -244,9 +244,9 @@ export class Journal {
   }
 
   /**
-   * Durable events of the current session with seq greater than `afterSeq` (all of them by default). Those that
-   * release() let go of are read back from the file, synchronously: callers that ask for them are rare (a query for
-   * old events, a remedy, an undo aimed at an earlier deal).
+   * Durable events of the current session with seq greater than `afterSeq` (all of them by default). Those no longer
+   * in memory (release(), or past memoryEvents) are read back from the file, synchronously: callers that ask for them
+   * are rare (a query for old events, a remedy, an undo aimed at an earlier deal); the outbox reads eventsAfter().
    */
   events(afterSeq = 0): TableEvent[] {
     if (this.droppedThrough > 0 && afterSeq < this.droppedThrough) return [...this.eventsAfter(afterSeq)];
