@@ -9,7 +9,7 @@
 //
 // One sequential "pump" does all of that, so status, snapshots and events leave in a well-defined order.
 import { EventEmitter } from 'node:events';
-import type { IClientOptions, IDisconnectPacket, IPublishPacket, MqttClient } from 'mqtt';
+import type { IClientOptions, IPublishPacket, MqttClient } from 'mqtt';
 import type { TableEvent } from '../formats/table-log.js';
 import { TransactionIndex } from './commands.js';
 import { type CommandDesk, answerEventsQuery, decideCommand } from './command-desk.js';
@@ -22,6 +22,7 @@ import { closeClient, withTimeout } from '../broker/close-client.js';
 import { connectMqtt } from '../broker/connect.js';
 import type { ClubInbound, CommandResponse, FeedLogger, FeedOptions, FeedStats } from './feed-types.js';
 import { isSeq } from './memory.js';
+import { BrokerLink } from './broker-link.js';
 
 export * from './feed-types.js';
 export { MemoryDeliveryMark, MemoryEventSource } from './memory.js';
@@ -36,12 +37,6 @@ interface FeedEvents {
 
 const SILENT: FeedLogger = { debug() {}, info() {}, warn() {}, error() {} };
 const MAX_BACKOFF_MS = 5000;
-/** MQTT 5 DISCONNECT reason: another connection with our client id took the session over. */
-const SESSION_TAKEN_OVER = 0x8e;
-/** A connection the broker ends sooner than this after accepting it counts as short-lived. */
-const SHORT_LIVED_MS = 5000;
-/** Short-lived connections in a row that mean another client is using our client id (MQTT 3.1.1 gives no reason). */
-const SHORT_LIVED_CLASH = 3;
 
 /** Publishes a table to MQTT from its journal; see the module comment. */
 export class Feed extends EventEmitter<FeedEvents> {
@@ -79,17 +74,8 @@ export class Feed extends EventEmitter<FeedEvents> {
   private stopped = false;
   private backoff = 0;
   private retryTimer: NodeJS.Timeout | null = null;
-  // The link to the broker, logged once per change (down, back up), never once per reconnection attempt.
-  private reconnectDelay = 0;
-  private connectedAt = 0;
-  private downSince = 0;
-  private downReported = false;
-  private lastError: string | undefined;
-  private takenOver = false;
-  private shortLived = 0;
-  /** Another client uses our client id: reported once; ends when a connection holds (clashTimer). */
-  private clash = false;
-  private clashTimer: NodeJS.Timeout | null = null;
+  /** The link to the broker as the log tells it, and mqtt.js's reconnection back-off (broker-link.ts). */
+  private link: BrokerLink | null = null;
   /** What the commands and queries are decided with (command-desk.ts). */
   private readonly desk: CommandDesk;
   private commandChain: Promise<void> = Promise.resolve();
@@ -144,13 +130,13 @@ export class Feed extends EventEmitter<FeedEvents> {
     if (o.protocolVersion !== undefined && o.protocolVersion !== 5 && o.protocolVersion !== 4) {
       throw new Error(`protocolVersion: ${String(o.protocolVersion)} is not supported; use 5, or 4 for a broker without MQTT 5`);
     }
-    this.reconnectDelay = this.baseReconnectDelay();
-    this.downSince = Date.now();
+    const link = new BrokerLink({ url: o.url, clientId: this.clientId, log: this.log, reconnectPeriod: o.reconnectPeriod, maxReconnectPeriod: o.maxReconnectPeriod });
+    this.link = link;
     const options: IClientOptions = {
       protocolVersion: o.protocolVersion ?? 5,
       clientId: this.clientId,
       keepalive: o.keepalive ?? 30,
-      reconnectPeriod: this.reconnectDelay,
+      reconnectPeriod: link.reconnectDelay,
       connectTimeout: o.connectTimeout ?? 10_000,
       // A clean session: a command sent while the table was away is stale by the time it would arrive, so the broker
       // must not queue requests for us. The outbox (journal) covers what we send.
@@ -178,10 +164,11 @@ export class Feed extends EventEmitter<FeedEvents> {
     }
     const client = connectMqtt(o.url, options);
     this.client = client;
+    link.attach(client);
     client.on('connect', () => this.onConnect());
-    client.on('disconnect', (packet) => this.onBrokerDisconnect(packet));
+    client.on('disconnect', (packet) => link.brokerDisconnect(packet));
     client.on('close', () => this.onClose());
-    client.on('error', (err) => this.onError(err));
+    client.on('error', (err) => link.error(err));
     client.on('message', (topic, payload, packet) => this.onMessage(topic, payload, packet));
   }
 
@@ -277,7 +264,7 @@ export class Feed extends EventEmitter<FeedEvents> {
     if (this.stopped) return;
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
-    if (this.clashTimer) clearTimeout(this.clashTimer);
+    this.link?.stop();
     // A clean stop leaves the mark at the last event acknowledged (nothing sent again at the next start).
     await withTimeout(this.markWrite, 2000).catch(() => undefined);
     const client = this.client;
@@ -298,93 +285,11 @@ export class Feed extends EventEmitter<FeedEvents> {
     return this.opts.clientId ?? `tenace-${this.opts.club}-${this.opts.table}`;
   }
 
-  private baseReconnectDelay(): number {
-    return this.opts.reconnectPeriod ?? 1000;
-  }
-
-  private maxReconnectDelay(): number {
-    return Math.max(this.baseReconnectDelay(), this.opts.maxReconnectPeriod ?? 30_000);
-  }
-
-  private onError(err: Error): void {
-    // Connection errors (refused, timed out, host unknown) are reported with the state change in onClose, once.
-    // A broker refusing us (CONNACK reason: bad credentials, client id refused) is a misconfiguration: say it once.
-    const refused = typeof (err as { code?: unknown }).code === 'number';
-    const repeat = err.message === this.lastError;
-    this.lastError = err.message;
-    if (refused && !repeat) this.log.error({ url: this.opts.url, err: err.message }, 'the broker refused the connection');
-    else this.log.debug({ url: this.opts.url, err: err.message }, 'mqtt error');
-  }
-
-  /** An MQTT 5 DISCONNECT from the broker: remember why, for the close that follows. */
-  private onBrokerDisconnect(packet: IDisconnectPacket): void {
-    const code = packet.reasonCode ?? 0;
-    if (code === SESSION_TAKEN_OVER) this.takenOver = true;
-    this.lastError = `the broker disconnected us, reason 0x${code.toString(16).padStart(2, '0')}${packet.properties?.reasonString ? ` (${packet.properties.reasonString})` : ''}`;
-  }
-
   private onClose(): void {
     if (this.stopped) return;
     this.stats.disconnects++;
-    const now = Date.now();
-    if (this.connectedAt !== 0) {
-      // A connection ended (not a failed attempt).
-      const lived = now - this.connectedAt;
-      this.connectedAt = 0;
-      this.downSince = now;
-      this.shortLived = lived < SHORT_LIVED_MS ? this.shortLived + 1 : 0;
-      if (this.clashTimer) clearTimeout(this.clashTimer);
-      this.clashTimer = null;
-      if (this.takenOver || this.shortLived >= SHORT_LIVED_CLASH) this.reportClash(lived);
-      if (this.clash) {
-        // Two clients taking one session from each other: keep the waits growing, or they fight every second.
-        this.growReconnectDelay();
-      } else {
-        this.reconnectDelay = this.baseReconnectDelay();
-        this.downReported = true;
-        this.log.warn({ url: this.opts.url, err: this.lastError, retryMaxMs: this.maxReconnectDelay() }, 'disconnected from the broker; events wait in the journal; reconnecting');
-      }
-    } else {
-      // A connection attempt failed.
-      if (!this.downReported && !this.clash) {
-        this.downReported = true;
-        this.log.warn({ url: this.opts.url, err: this.lastError, retryMaxMs: this.maxReconnectDelay() }, 'cannot reach the broker; events wait in the journal; retrying, less often as the outage lasts');
-      } else {
-        this.log.debug({ url: this.opts.url, err: this.lastError, retryInMs: this.reconnectDelay }, 'reconnection failed');
-      }
-      this.growReconnectDelay();
-    }
-    this.takenOver = false;
-    this.applyReconnectDelay();
+    this.link!.closed();
     this.emit('close');
-  }
-
-  /** Say once that another client uses our client id, and how to fix it. */
-  private reportClash(lived: number): void {
-    if (this.clash) return;
-    this.clash = true;
-    const fix = 'two daemons (or a daemon and a test client) are using one client id: give each table its own table.id, or set a unique mqtt.clientId';
-    const why = this.takenOver
-      ? `another client connected with client id "${this.clientId}" and took our session over (MQTT reason 0x8e, session taken over)`
-      : `the broker closed the connection ${this.shortLived} times in a row right after accepting it (the last after ${lived} ms): most likely another client uses client id "${this.clientId}"`;
-    this.log.error({ url: this.opts.url, clientId: this.clientId, retryMaxMs: this.maxReconnectDelay() }, `${why}; ${fix}. Reconnecting less and less often meanwhile`);
-  }
-
-  private growReconnectDelay(): void {
-    this.reconnectDelay = Math.min(this.maxReconnectDelay(), this.reconnectDelay * 2);
-  }
-
-  // mqtt.js reconnects on a fixed period (a setInterval it starts on 'close'); there is no public way to back off,
-  // so the period is changed in its options and its timer restarted with it. Without those internals (a future
-  // mqtt.js) it keeps reconnecting on the first period.
-  private applyReconnectDelay(): void {
-    const c = this.client as unknown as { options: { reconnectPeriod?: number }; reconnectTimer?: unknown; _clearReconnect?: () => void; _setupReconnect?: () => void } | null;
-    if (!c) return;
-    c.options.reconnectPeriod = this.reconnectDelay;
-    if (c.reconnectTimer && typeof c._clearReconnect === 'function' && typeof c._setupReconnect === 'function') {
-      c._clearReconnect();
-      c._setupReconnect();
-    }
   }
 
   // ------------------------------------------------------------------ outbox
@@ -409,28 +314,7 @@ export class Feed extends EventEmitter<FeedEvents> {
     // writes waits for the broker's delayed ACK (~40 ms). mqtt.js leaves the socket's default, so turn it off.
     (this.client?.stream as { setNoDelay?: (on: boolean) => void } | undefined)?.setNoDelay?.(true);
     this.backoff = 0;
-    const now = Date.now();
-    this.connectedAt = now;
-    if (this.clash) {
-      this.log.debug({ url: this.opts.url, connects: this.stats.connects }, 'connected to the broker');
-      // The clash is over once a connection outlives the other client's longest wait before it takes the session back.
-      this.clashTimer = setTimeout(() => {
-        this.clashTimer = null;
-        this.clash = false;
-        this.shortLived = 0;
-        this.reconnectDelay = this.baseReconnectDelay();
-        this.applyReconnectDelay();
-        this.log.info({ url: this.opts.url, clientId: this.clientId }, 'the connection to the broker holds again: no other client is using our client id any more');
-      }, 2 * this.maxReconnectDelay() + SHORT_LIVED_MS);
-      this.clashTimer.unref();
-    } else if (this.downReported) {
-      const outageMs = now - this.downSince;
-      this.log.info({ url: this.opts.url, connects: this.stats.connects, outageMs }, `connected to the broker again after ${formatDuration(outageMs)}`);
-    } else {
-      this.log.info({ url: this.opts.url, connects: this.stats.connects }, 'connected to the broker');
-    }
-    this.downReported = false;
-    this.lastError = undefined;
+    this.link!.connected(this.stats.connects);
     // On EVERY connect, not only the first: a restarted broker may have lost the retained state, or kept a stale one.
     this.announceDue = true;
     this.emit('connect');
@@ -694,11 +578,4 @@ export class Feed extends EventEmitter<FeedEvents> {
       this.log.warn({ err: (err as Error).message, cmd }, 'could not send the response');
     }
   }
-}
-
-function formatDuration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  const m = Math.floor(s / 60);
-  return m < 60 ? `${m} min ${s % 60} s` : `${Math.floor(m / 60)} h ${m % 60} min`;
 }
