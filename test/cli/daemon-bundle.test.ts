@@ -2,7 +2,7 @@
 // run` in a built package): built here from the sources into a folder two levels below the repository, as dist/bundle
 // is, then run as a user's daemon would be, on the embedded broker. It must publish the table's retained state, serve
 // the table view and terminal from web/ (paths the bundle takes from import.meta.url), and stop cleanly on SIGTERM.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, fork, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -58,6 +58,19 @@ describe('the bundled table daemon (dist/bundle/main.js)', () => {
     expect(files).toContain('worker.js');
     expect(files.every((f) => f.endsWith('.js'))).toBe(true);
     expect(files.length).toBeLessThan(60);
+  });
+
+  it('its double-dummy worker (forked by the live analysis from beside its chunk) starts and loads libdds', async () => {
+    const child = fork(join(OUT, 'worker.js'), [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' });
+    try {
+      const first = await new Promise<{ ready?: boolean; version?: string; error?: string }>((res, rej) => {
+        child.once('message', (m) => res(m as { ready?: boolean }));
+        child.once('exit', (code) => rej(new Error(`the worker exited (${code}) before saying whether libdds loaded`)));
+      });
+      expect(first).toMatchObject({ ready: true });
+    } finally {
+      child.kill();
+    }
   });
 
   it('runs `tenace run` only, and says so for another command', () => {
