@@ -5,7 +5,6 @@
 // Without tsx (the package, a production install) dist/ runs as it is, and `tenace run`, the table daemon, runs from
 // its bundle dist/bundle/main.js (scripts/bundle-daemon.mjs) when it is there: it starts sooner and holds less memory.
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -23,17 +22,17 @@ function changedSince(dir, since) {
   return false;
 }
 
-/** tsx's loader API when it is installed (development), else undefined. */
-function tsxApi() {
-  try {
-    return createRequire(import.meta.url).resolve('tsx/esm/api');
-  } catch {
-    return undefined;
-  }
+/**
+ * True when tsx is installed in this checkout's own node_modules (development). Only there: Node would also find a
+ * tsx in any parent folder's node_modules (a stray /tmp/node_modules, a home folder's), which says nothing about
+ * whether this copy is a development checkout.
+ */
+function tsxInstalled() {
+  return existsSync(join(root, 'node_modules', 'tsx', 'package.json'));
 }
 
 const builtAt = existsSync(built) ? statSync(built).mtimeMs : -1;
-const tsx = existsSync(sources) && (builtAt < 0 || changedSince(sources, builtAt)) ? tsxApi() : undefined;
+const tsx = existsSync(sources) && (builtAt < 0 || changedSince(sources, builtAt)) && tsxInstalled();
 if (tsx) {
   const { register } = await import('tsx/esm/api');
   register();

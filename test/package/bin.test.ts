@@ -15,9 +15,16 @@ afterEach(() => {
 });
 
 /** A copy of bin/tenace.mjs beside a stand-in dist/ and src/ that say which one ran. */
-function checkout(opts: { dist?: 'old' | 'new'; src?: 'old' | 'new'; tsx: boolean }): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tenace-bin-'));
+function checkout(opts: { dist?: 'old' | 'new'; src?: 'old' | 'new'; tsx: boolean; parentTsx?: boolean }): string {
+  let dir = mkdtempSync(join(tmpdir(), 'tenace-bin-'));
   dirs.push(dir);
+  if (opts.parentTsx) {
+    // tsx in a parent folder's node_modules, where Node's resolution would find it too (a stray /tmp/node_modules).
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(join(ROOT, 'node_modules', 'tsx'), join(dir, 'node_modules', 'tsx'));
+    dir = join(dir, 'tenace');
+    mkdirSync(dir);
+  }
   mkdirSync(join(dir, 'bin'));
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   copyFileSync(join(ROOT, 'bin', 'tenace.mjs'), join(dir, 'bin', 'tenace.mjs'));
@@ -55,6 +62,11 @@ describe('bin/tenace.mjs', () => {
   it('without tsx (the package, or a production install) dist/ runs, whatever the dates', () => {
     expect(run(checkout({ dist: 'new', tsx: false })).stdout).toBe('ran dist\n');
     expect(run(checkout({ dist: 'old', src: 'new', tsx: false })).stdout).toBe('ran dist\n');
+  });
+
+  it("a tsx in a parent folder is not the checkout's own: dist/ runs, and without dist/ it says how to build", () => {
+    expect(run(checkout({ dist: 'old', src: 'new', tsx: false, parentTsx: true })).stdout).toBe('ran dist\n');
+    expect(run(checkout({ src: 'new', tsx: false, parentTsx: true })).status).toBe(70);
   });
 
   it('neither dist/ nor tsx: exit 70 and a sentence saying how to build, no stack', () => {
