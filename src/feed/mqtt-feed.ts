@@ -13,9 +13,8 @@ import type { IClientOptions, IPublishPacket, MqttClient } from 'mqtt';
 import type { TableEvent } from '../formats/table-log.js';
 import { TransactionIndex } from './commands.js';
 import { type CommandDesk, answerEventsQuery, decideCommand } from './command-desk.js';
-import {
-  type DirectorState, type Projected, type ProjectionIncident, Projector, type PublicState, SCHEMA_VERSION,
-} from './projection.js';
+import { type DirectorState, type PublicState, SCHEMA_VERSION } from './projection.js';
+import { type Projected, type ProjectionIncident, Projector } from './projector.js';
 import { type SessionTopics, type TableTopics, isQueryName, sessionTopics, tableTopics } from './topics.js';
 import type { ClubStatus } from '../club/table-side.js';
 import { closeClient, withTimeout } from '../broker/close-client.js';

@@ -5,7 +5,7 @@ import type { MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TableEvent } from '../../src/formats/table-log.js';
 import { Feed, MemoryDeliveryMark, MemoryEventSource } from '../../src/feed/mqtt-feed.js';
-import { Projector } from '../../src/feed/projection.js';
+import { Projector } from '../../src/feed/projector.js';
 import { TableMirror } from '../../src/feed/subscriber.js';
 import { createRng } from '../../src/sim/prng.js';
 import { simulateDeal } from '../../src/sim/simulate.js';

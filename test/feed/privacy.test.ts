@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatCard } from '../../src/cards/card.js';
 import type { DealEvent, TableEvent } from '../../src/formats/table-log.js';
-import { type EmbargoPolicy, Projector } from '../../src/feed/projection.js';
+import type { EmbargoPolicy } from '../../src/feed/projection.js';
+import { Projector } from '../../src/feed/projector.js';
 import { createRng } from '../../src/sim/prng.js';
 import { simulateDeal } from '../../src/sim/simulate.js';
 

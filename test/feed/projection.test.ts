@@ -1,7 +1,8 @@
 // The public and director projections on hand-made deals: what appears when, and what never does.
 import { describe, expect, it } from 'vitest';
 import type { TableEvent } from '../../src/formats/table-log.js';
-import { Projector, publicEvent } from '../../src/feed/projection.js';
+import { publicEvent } from '../../src/feed/projection.js';
+import { Projector } from '../../src/feed/projector.js';
 import { findLeaks } from '../../src/feed/privacy.js';
 
 const HANDS = 'N:AKQJ.AKQ.AKQ.AKQ T98.JT98.JT9.JT9 765.765.8765.876 432.432.432.5432';

@@ -9,7 +9,8 @@ import { commandEvent, honoursCallProblem } from '../../src/daemon/controller.js
 import { TransactionIndex, checkCommand } from '../../src/feed/commands.js';
 import { type JsonValue, applyPatch } from '../../src/feed/patch.js';
 import { findLeaks } from '../../src/feed/privacy.js';
-import { type EmbargoPolicy, Projector, type PublicState } from '../../src/feed/projection.js';
+import type { EmbargoPolicy, PublicState } from '../../src/feed/projection.js';
+import { Projector } from '../../src/feed/projector.js';
 import { type TableEvent, validateTableEvent } from '../../src/formats/table-log.js';
 import { Table } from '../../src/laws/engine.js';
 
