@@ -82,7 +82,7 @@ function hexDigit(c: number): number {
   return -1;
 }
 
-/** A canonical unsigned decimal in buf[s, e) within [min, max] (as protocol.ts `decimal`), or -1. */
+/** A canonical unsigned decimal in buf[s, e) within [min, max] (as `decimal` of protocol-fields.ts), or -1. */
 function decimalAt(buf: Uint8Array, s: number, e: number, min: number, max: number): number {
   const n = e - s;
   if (n === 0 || n > 10) return -1;
