@@ -6,7 +6,7 @@
 // package root, as dist/cli is, so paths that modules take from import.meta.url (web/, the double-dummy worker beside
 // its chunk) hold. Packages with native code or files of their own stay external and load from node_modules.
 import { build } from 'esbuild';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,3 +34,14 @@ await build({
   banner: { js: "import { createRequire as __tenaceRequire } from 'node:module'; const require = __tenaceRequire(import.meta.url);" },
   logLevel: 'warning',
 });
+
+// esbuild writes strings as ASCII but leaves regular expressions as they are, and one character outside ASCII in a
+// chunk makes V8 hold that chunk's whole source at two bytes a character: the run chunk's 0.5 MB cost the daemon
+// 1.06 MB of heap for a few suit symbols in its patterns. Such a pattern is written with \u escapes (src/feed/privacy.ts).
+for (const name of readdirSync(outdir)) {
+  const text = readFileSync(join(outdir, name), 'latin1');
+  const at = text.search(/[^\x00-\x7f]/);
+  if (at >= 0) {
+    throw new Error(`bundle-daemon: ${name} has a character outside ASCII near ${JSON.stringify(Buffer.from(text.slice(Math.max(0, at - 40), at + 12), 'latin1').toString('utf8'))}: write it as a \\u escape in the source, or V8 holds the whole chunk at two bytes a character`);
+  }
+}

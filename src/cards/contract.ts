@@ -15,7 +15,8 @@ export interface Contract {
 export type ContractText = Omit<Contract, 'declarer'> & { declarer?: number };
 
 // "NT" is tried before "N", and the declarer comes after the strain: the N of "3NTW" is never taken for North.
-const CONTRACT = /^([1-7])(NT|N|[SHDC♠♥♦♣])([NESW])?(XX|X)?$/i;
+// The suit symbols ♠♥♦♣ as \u escapes: see src/feed/privacy.ts.
+const CONTRACT = /^([1-7])(NT|N|[SHDC\u2660\u2665\u2666\u2663])([NESW])?(XX|X)?$/i;
 
 const parsedContracts = new Map<string, Parsed<ContractText>>();
 

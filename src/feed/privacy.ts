@@ -7,9 +7,11 @@ const SYMBOL_SUIT: Record<string, string> = { '♠': 'S', '♤': 'S', '♥': 'H'
 
 // A card written as the engine and the table log write it: suit letter then rank (SA, HT, S10), or with a suit
 // symbol on either side (♠A, A♠, 10♥). Letters and digits around it must not continue a word ("SAT", "L64A1").
+// The symbols ♠♤ ♥♡ ♦♢ ♣♧ are written as \u escapes in the patterns: one character outside ASCII in a bundled
+// chunk (scripts/bundle-daemon.mjs) makes V8 hold that chunk's whole source at two bytes a character.
 const LETTER_CARD = /(?<![A-Za-z0-9])([SHDC])(10|[2-9TJQKA])(?![A-Za-z0-9])/g;
-const SYMBOL_FIRST = /([♠♤♥♡♦♢♣♧])(10|[2-9TJQKA])(?![A-Za-z0-9])/g;
-const SYMBOL_LAST = /(?<![A-Za-z0-9])(10|[2-9TJQKA])([♠♤♥♡♦♢♣♧])/g;
+const SYMBOL_FIRST = /([\u2660\u2664\u2665\u2661\u2666\u2662\u2663\u2667])(10|[2-9TJQKA])(?![A-Za-z0-9])/g;
+const SYMBOL_LAST = /(?<![A-Za-z0-9])(10|[2-9TJQKA])([\u2660\u2664\u2665\u2661\u2666\u2662\u2663\u2667])/g;
 // A PBN hand ("AKQ.JT9.876.5432") names thirteen cards without a single card token.
 const PBN_HAND = /[AKQJT2-9]*\.[AKQJT2-9]*\.[AKQJT2-9]*\.[AKQJT2-9]*/g;
 
@@ -22,8 +24,8 @@ function rankLetter(r: string): string {
 
 // Every card token holds a suit letter or symbol, and every PBN hand a dot: most strings of a state (seats, times,
 // ids) have neither and skip the three scans. The guard runs over the whole public state on every card.
-const MAY_NAME_CARD = /[SHDC♠♤♥♡♦♢♣♧]/;
-const HAS_SYMBOL = /[♠♤♥♡♦♢♣♧]/;
+const MAY_NAME_CARD = /[SHDC\u2660\u2664\u2665\u2661\u2666\u2662\u2663\u2667]/;
+const HAS_SYMBOL = /[\u2660\u2664\u2665\u2661\u2666\u2662\u2663\u2667]/;
 
 /** The cards named in a text, in canonical notation (SA, HT), in order of appearance, repeats included. */
 export function cardTokensIn(text: string): string[] {
