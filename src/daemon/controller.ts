@@ -292,7 +292,7 @@ export class Controller {
       onRelease: analysis?.onRelease,
     });
     this.feed = feed;
-    return [...(analysis ? [analysis.extension] : []), { name: 'feed', start: () => feed.start(), stop: () => feed.stop() }];
+    return [...(analysis ? [analysis.extension] : []), { name: 'feed', start: () => feed.start(), stop: async () => { await feed.stop(); await mark.close(); } }];
   }
 
   /**

@@ -6,7 +6,7 @@
 // ignores and cuts off by rewriting the file atomically, as it does once the file has grown past COMPACT_BYTES. An
 // old value only means some events are sent twice, which subscribers drop by seq; it can never make an event be
 // skipped.
-import { open, readFile } from 'node:fs/promises';
+import { type FileHandle, open, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type Log, silentLog } from '../config/log.js';
 import { fsyncDir, writeFileAtomic } from './atomic.js';
@@ -43,6 +43,12 @@ export class DeliveryMark {
   /** performance.now() of the last flush; a flush due later waits on flushTimer. */
   private lastFlush = -Infinity;
   private flushTimer: NodeJS.Timeout | null = null;
+  /**
+   * The file, opened for appending at the first advance and kept open: an open and a close for each advance were two
+   * more trips to the thread pool at every PUBACK, on the path of every card (issue 20). Null before the first
+   * append, after a rewrite (which replaces the file) and after close().
+   */
+  private fh: FileHandle | null = null;
 
   /** Bytes in the file, as far as this instance wrote it: past COMPACT_BYTES the next advance rewrites it. */
   private bytes: number;
@@ -138,13 +144,21 @@ export class DeliveryMark {
       clearTimeout(this.flushTimer);
       this.flushTimer = null;
     }
-    if (this.bytes === 0) return;
-    const fh = await open(this.path, 'r');
+    // No handle: nothing appended since the file was last written whole, and writeFileAtomic flushed that.
+    if (!this.fh) return;
+    await this.fh.datasync();
+    this.lastFlush = performance.now();
+  }
+
+  /** Flush what was appended and close the file (the daemon stopping); a later advance opens it again. */
+  async close(): Promise<void> {
+    await this.writing?.catch(() => undefined);
+    const fh = this.fh;
     try {
-      await fh.datasync();
-      this.lastFlush = performance.now();
+      await this.flush();
     } finally {
-      await fh.close();
+      this.fh = null;
+      await fh?.close();
     }
   }
 
@@ -154,22 +168,22 @@ export class DeliveryMark {
    */
   private async append(line: string): Promise<void> {
     if (this.bytes + line.length > COMPACT_BYTES) {
+      // The rename replaces the file: the handle on the old one is closed first (close waits for a flush in flight).
+      const old = this.fh;
+      this.fh = null;
+      await old?.close();
       await writeFileAtomic(this.path, line);
       this.bytes = line.length;
       return;
     }
-    const fh = await open(this.path, 'a', 0o644);
     const created = this.bytes === 0;
-    try {
-      await fh.write(line);
-      const since = performance.now() - this.lastFlush;
-      if (since >= FLUSH_EVERY_MS) {
-        await fh.datasync();
-        this.lastFlush = performance.now();
-      } else this.flushLater(FLUSH_EVERY_MS - since);
-    } finally {
-      await fh.close();
-    }
+    this.fh ??= await open(this.path, 'a', 0o644);
+    await this.fh.write(line);
+    const since = performance.now() - this.lastFlush;
+    if (since >= FLUSH_EVERY_MS) {
+      await this.fh.datasync();
+      this.lastFlush = performance.now();
+    } else this.flushLater(FLUSH_EVERY_MS - since);
     this.bytes += line.length;
     // The new file's name made durable; should the folder refuse a flush, the mark only lags (events resent).
     if (created) await fsyncDir(dirname(this.path)).catch(() => undefined);

@@ -1,6 +1,6 @@
 // The delivery mark as an append-only file: one line per advance, the last complete line wins, a torn tail is cut
 // off at load, and the file is rewritten as one line before it grows large.
-import { mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'node:fs/promises';
@@ -21,6 +21,7 @@ describe('DeliveryMark (append-only file)', () => {
     await m.advance(5);
     const lines = readFileSync(join(dir, 's.delivered'), 'utf8').trimEnd().split('\n');
     expect(lines.map((l) => JSON.parse(l).seq)).toEqual([1, 2, 5]);
+    await m.close();
     expect((await DeliveryMark.load(dir, 's')).seq).toBe(5);
     // Loading rewrote it as one line.
     expect(readFileSync(join(dir, 's.delivered'), 'utf8')).toBe('{"session":"s","seq":5}\n');
@@ -33,6 +34,7 @@ describe('DeliveryMark (append-only file)', () => {
     expect(m.seq).toBe(9);
     await m.advance(10);
     expect(readFileSync(join(dir, 's.delivered'), 'utf8')).toBe('{"session":"s","seq":9}\n{"session":"s","seq":10}\n');
+    await m.close();
   });
 
   it('rewrites the file as one line before it passes 128 KiB', async () => {
@@ -45,8 +47,32 @@ describe('DeliveryMark (append-only file)', () => {
     const size = statSync(join(dir, `${session}.delivered`)).size;
     expect(size).toBeLessThanOrEqual(128 * 1024);
     expect(size).toBeLessThan(1500 * lineBytes - 1000 * lineBytes);
+    await m.close();
     expect((await DeliveryMark.load(dir, session)).seq).toBe(1500);
   }, 60_000);
+
+  it('keeps the file open from the first advance to close(), which flushes it (issue 20: no open and close a PUBACK)', async () => {
+    const dir = fresh();
+    const file = join(dir, 's.delivered');
+    const handles = () => readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`) === file;
+      } catch {
+        return false; // the folder's own fd, gone by the time it is read
+      }
+    }).length;
+    const m = await DeliveryMark.load(dir, 's');
+    expect(handles(), 'nothing opened before the first advance').toBe(0);
+    for (let s = 1; s <= 50; s++) await m.advance(s);
+    expect(handles(), 'one handle for fifty advances, kept between them').toBe(1);
+    await m.close();
+    expect(handles(), 'closed').toBe(0);
+    expect(readFileSync(file, 'utf8').trimEnd().split('\n').length).toBe(50);
+    await m.advance(51);
+    expect(handles(), 'an advance after close() opens it again').toBe(1);
+    await m.close();
+    expect((await DeliveryMark.load(dir, 's')).seq).toBe(51);
+  });
 
   it('flushes a burst of advances once: the first at once, the rest together within FLUSH_EVERY_MS', async () => {
     const dir = fresh();
@@ -74,6 +100,7 @@ describe('DeliveryMark (append-only file)', () => {
       for (let i = 0; i < 100 && flushes() < 2; i++) await new Promise((r) => setTimeout(r, FLUSH_EVERY_MS / 20));
       await new Promise((r) => setTimeout(r, FLUSH_EVERY_MS / 4));
       expect(flushes(), 'one flush for the three').toBe(2);
+      await m.close();
       expect((await DeliveryMark.load(dir, 's')).seq).toBe(4);
     } finally {
       spy.mockRestore();

@@ -449,6 +449,7 @@ describe('DeliveryMark', () => {
     expect(JSON.parse(readFileSync(join(dir, 'evening.delivered'), 'utf8'))).toEqual({ session: 'evening', seq: 7 });
     // Going back is ignored: a late PUBACK never moves the mark backwards.
     await m.advance(3);
+    await m.close();
     expect((await DeliveryMark.load(dir, 'evening')).seq).toBe(7);
   });
 
@@ -458,6 +459,7 @@ describe('DeliveryMark', () => {
     const m = await DeliveryMark.load(dir, 's');
     await Promise.all(Array.from({ length: 50 }, (_, i) => m.advance(i + 1)));
     expect(m.seq).toBe(50);
+    await m.close();
     expect((await DeliveryMark.load(dir, 's')).seq).toBe(50);
     expect(readdirSync(dir)).toEqual(['s.delivered']);
   });
