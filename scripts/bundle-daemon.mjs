@@ -13,8 +13,14 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = resolve(process.argv[2] ?? join(root, 'dist', 'bundle'));
 
+/** One line on stderr and exit 1: a build step's refusal is a sentence, not a stack. */
+function fail(message) {
+  process.stderr.write(`bundle-daemon: ${message}\n`);
+  process.exit(1);
+}
+
 // OUTDIR is emptied first; one named as a folder of src/ would be where tsc compiled that folder (dist/daemon is).
-if (existsSync(join(root, 'src', basename(outdir)))) throw new Error(`bundle-daemon: ${outdir} would replace the compiled src/${basename(outdir)}; choose another folder, e.g. dist/bundle`);
+if (existsSync(join(root, 'src', basename(outdir)))) fail(`${outdir} would replace the compiled src/${basename(outdir)}; choose another folder, e.g. dist/bundle`);
 rmSync(outdir, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
@@ -36,12 +42,12 @@ await build({
 });
 
 // esbuild writes strings as ASCII but leaves regular expressions as they are, and one character outside ASCII in a
-// chunk makes V8 hold that chunk's whole source at two bytes a character: the run chunk's 0.5 MB cost the daemon
-// 1.06 MB of heap for a few suit symbols in its patterns. Such a pattern is written with \u escapes (src/feed/privacy.ts).
+// chunk makes V8 hold that chunk's whole source at two bytes a character: a few suit symbols in patterns cost the
+// daemon 0.5 MB of heap. Such a pattern is written with \u escapes (src/feed/privacy.ts).
 for (const name of readdirSync(outdir)) {
   const text = readFileSync(join(outdir, name), 'latin1');
   const at = text.search(/[^\x00-\x7f]/);
-  if (at >= 0) {
-    throw new Error(`bundle-daemon: ${name} has a character outside ASCII near ${JSON.stringify(Buffer.from(text.slice(Math.max(0, at - 40), at + 12), 'latin1').toString('utf8'))}: write it as a \\u escape in the source, or V8 holds the whole chunk at two bytes a character`);
-  }
+  if (at < 0) continue;
+  const near = Buffer.from(text.slice(Math.max(0, at - 40), at + 12), 'latin1').toString('utf8');
+  fail(`${name} has a character outside ASCII near ${JSON.stringify(near)}: write it as a \\u escape in the source, or V8 holds the whole chunk at two bytes a character`);
 }

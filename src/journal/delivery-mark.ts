@@ -45,8 +45,8 @@ export class DeliveryMark {
   private flushTimer: NodeJS.Timeout | null = null;
   /**
    * The file, opened for appending at the first advance and kept open: an open and a close for each advance were two
-   * more trips to the thread pool at every PUBACK, on the path of every card (issue 20). Null before the first
-   * append, after a rewrite (which replaces the file) and after close().
+   * more trips to the thread pool (issue 20). Null before the first append, after a rewrite (which replaces the
+   * file) and after close().
    */
   private fh: FileHandle | null = null;
 
@@ -150,16 +150,16 @@ export class DeliveryMark {
     this.lastFlush = performance.now();
   }
 
-  /** Flush what was appended and close the file (the daemon stopping); a later advance opens it again. */
+  /**
+   * Flush what was appended and close the file (the daemon stopping); a later advance opens it again. A flush that
+   * fails is not the stop's failure: the mark only lags, and the events after it are sent again at the next start.
+   */
   async close(): Promise<void> {
     await this.writing?.catch(() => undefined);
+    await this.flush().catch(() => undefined);
     const fh = this.fh;
-    try {
-      await this.flush();
-    } finally {
-      this.fh = null;
-      await fh?.close();
-    }
+    this.fh = null;
+    await fh?.close();
   }
 
   /**

@@ -12,6 +12,17 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 let n = 0;
 const fresh = () => mkdtempSync(join(base, `m${++n}-`));
 
+/** How many of this process's file descriptors are open on `file`. */
+function handlesOn(file: string): number {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === file;
+    } catch {
+      return false; // the folder's own fd, gone by the time it is read
+    }
+  }).length;
+}
+
 describe('DeliveryMark (append-only file)', () => {
   it('appends one line per advance; the last line is the mark', async () => {
     const dir = fresh();
@@ -54,13 +65,7 @@ describe('DeliveryMark (append-only file)', () => {
   it('keeps the file open from the first advance to close(), which flushes it (issue 20: no open and close a PUBACK)', async () => {
     const dir = fresh();
     const file = join(dir, 's.delivered');
-    const handles = () => readdirSync('/proc/self/fd').filter((fd) => {
-      try {
-        return readlinkSync(`/proc/self/fd/${fd}`) === file;
-      } catch {
-        return false; // the folder's own fd, gone by the time it is read
-      }
-    }).length;
+    const handles = () => handlesOn(file);
     const m = await DeliveryMark.load(dir, 's');
     expect(handles(), 'nothing opened before the first advance').toBe(0);
     for (let s = 1; s <= 50; s++) await m.advance(s);
@@ -72,6 +77,25 @@ describe('DeliveryMark (append-only file)', () => {
     expect(handles(), 'an advance after close() opens it again').toBe(1);
     await m.close();
     expect((await DeliveryMark.load(dir, 's')).seq).toBe(51);
+  });
+
+  it('close() with a flush that fails still resolves and closes the file: a mark that lags is not a failed stop', async () => {
+    const dir = fresh();
+    const m = await DeliveryMark.load(dir, 's');
+    await m.advance(1);
+    await m.advance(2); // within FLUSH_EVERY_MS of the first: appended, its flush left to the timer or to close()
+    const probe = await open(join(dir, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { datasync(): Promise<void> };
+    await probe.close();
+    const spy = vi.spyOn(proto, 'datasync').mockRejectedValue(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+    try {
+      await expect(m.close()).resolves.toBeUndefined();
+      expect(spy).toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(handlesOn(join(dir, 's.delivered'))).toBe(0);
+    expect((await DeliveryMark.load(dir, 's')).seq).toBe(2);
   });
 
   it('flushes a burst of advances once: the first at once, the rest together within FLUSH_EVERY_MS', async () => {
