@@ -48,7 +48,7 @@ const USAGE = `usage: tenace listen --port PATH --deck FILE [--deck FILE2] --log
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
 
-/** A pino-shaped logger writing one readable line per record. */
+/** A logger of the driver's shape writing one readable line per record. */
 export function textLogger(write: (s: string) => unknown, min: keyof typeof LEVELS, prefix: string): Logger {
   const make = (level: keyof typeof LEVELS) => (obj: object, msg?: string) => {
     if (LEVELS[level] < LEVELS[min]) return;

@@ -1,9 +1,8 @@
 // The log of a command run at a terminal (`tenace simulate`, `tenace session simulate`, `npm start`): short readable
 // lines ("tenace: warn: table 2: bridge port closed; reopening (err=bad file descriptor)") for the person watching;
-// pino's JSON lines, as the daemons write them for journald, when the stream is not a terminal or `--log-json` asks.
-import { type DestinationStream, pino } from 'pino';
+// JSON lines, as the daemons write them for journald, when the stream is not a terminal or `--log-json` asks.
 import { printable } from '../formats/quote.js';
-import { type Logger, createLogger } from './logger.js';
+import { type LogDestination, type Logger, createLogger, fdDestination } from './logger.js';
 
 /** Fields every record carries that a person at the terminal does not need. */
 const HIDDEN = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'club', 'table', 'err', 'v']);
@@ -13,7 +12,7 @@ function fieldText(v: unknown): string {
   return printable(typeof v === 'string' ? v : JSON.stringify(v) ?? String(v), 200);
 }
 
-/** An err field as its sentence: pino serialises an Error as { type, message, stack }; an expected one as its text. */
+/** An err field as its sentence: the logger writes an Error as { type, message, stack }; an expected one as its text. */
 function errText(err: unknown): string | undefined {
   if (err === undefined || err === null) return undefined;
   if (typeof err === 'string') return err;
@@ -22,7 +21,7 @@ function errText(err: unknown): string | undefined {
 }
 
 /**
- * One pino JSON line as a readable line, or lines when it carries another process's log (the director's, relayed
+ * One JSON log line as a readable line, or lines when it carries another process's log (the director's, relayed
  * in its `director` field): each of those is made readable too. Text that is not JSON passes through as it is.
  */
 export function readableLines(line: string, prefix = 'tenace'): string[] {
@@ -47,8 +46,8 @@ export function readableLines(line: string, prefix = 'tenace'): string[] {
   return [`${prefix}: ${level === 'info' ? '' : `${level}: `}${who}${msg}${tail ? ` (${tail})` : ''}`];
 }
 
-/** A pino destination that writes each record through `write` as readable lines. */
-export function readableDestination(write: (s: string) => unknown, prefix = 'tenace'): DestinationStream {
+/** A log destination that writes each record through `write` as readable lines. */
+export function readableDestination(write: (s: string) => unknown, prefix = 'tenace'): LogDestination {
   return { write: (s: string) => { for (const l of readableLines(s, prefix)) write(`${l}\n`); } };
 }
 
@@ -59,12 +58,12 @@ export function wantsJsonLog(opts: { logJson?: boolean; isTTY?: boolean }): bool
 
 /**
  * The logger of a command run by a person: to stdout (fd 1) or stderr (fd 2), readable lines when that stream is a
- * terminal, pino JSON when it is not (a pipe, a file, journald) or when `logJson` is set (`--log-json`).
+ * terminal, JSON lines when it is not (a pipe, a file, journald) or when `logJson` is set (`--log-json`).
  */
 export function consoleLogger(opts: { level: string; fd: 1 | 2; logJson?: boolean }): Logger {
   const stream = opts.fd === 1 ? process.stdout : process.stderr;
   const settings = { log: { level: opts.level as 'warn' } };
   // JSON as the daemons write it: synchronous, so the last lines before a crash are not lost.
-  if (wantsJsonLog({ logJson: opts.logJson, isTTY: stream.isTTY })) return createLogger(settings, pino.destination({ dest: opts.fd, sync: true }));
+  if (wantsJsonLog({ logJson: opts.logJson, isTTY: stream.isTTY })) return createLogger(settings, fdDestination(opts.fd));
   return createLogger(settings, readableDestination((s) => stream.write(s)));
 }

@@ -1,7 +1,7 @@
-// The logging interface modules depend on, kept apart from pino so that a module (or a test child process) that
+// The logging interface modules depend on, kept apart from the logger so that a module (or a test child process) that
 // only needs to log does not load it.
 
-/** The logging the journal and other modules need; a pino Logger satisfies it, tests pass a recorder. */
+/** The logging the journal and other modules need; the daemons' Logger (config/logger.ts) satisfies it, tests pass a recorder. */
 export interface Log {
   debug(obj: object, msg?: string): void;
   info(obj: object, msg?: string): void;

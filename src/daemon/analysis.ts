@@ -2,7 +2,7 @@
 // in a child process, started on the first request) and a LiveAnalysis that follows the feed's table and hands each
 // released position's analysis back to the feed, retained on the spectator-only `analysis` topic. An extension: its
 // failure is the daemon's log line, never the daemon's end; without libdds the topic says that analysis is off.
-import type { Logger } from 'pino';
+import type { Logger } from '../config/logger.js';
 import type { Table } from '../laws/engine.js';
 import { LiveAnalysis, type SpectatorAnalysis } from '../dd/live.js';
 import { DoubleDummy, type DoubleDummyOptions } from '../dd/solver.js';

@@ -4,14 +4,14 @@
 // Nothing is published about an event before it is on disk, and the feed reads what it publishes from the journal,
 // so a broker outage or a crash loses nothing. Each part beyond the journal is an extension with start/stop: a failing
 // extension is logged and counted, never fatal, and a lost serial port is reopened by its driver, never a reason to exit.
-import type { Logger } from 'pino';
+import type { Logger } from '../config/logger.js';
 import type { TenaceConfig } from '../config/schema.js';
 import { type TableEvent, validateTableEvent } from '../formats/table-log.js';
 import { Journal, DeliveryMark as JournalMark, type UnstampedEvent } from '../journal/index.js';
 import { Table } from '../laws/engine.js';
 import { type ScoreOptions, rulesFor } from '../laws/score/index.js';
 import { type Seat, seatIndex } from '../cards/seat.js';
-import { Feed, CommandRejected, type ClubInbound, type FeedLogger } from '../feed/mqtt-feed.js';
+import { Feed, CommandRejected, type ClubInbound } from '../feed/mqtt-feed.js';
 import { isDealOver } from '../feed/projection.js';
 import { ClubMemory, decideScan, type ScanDecision } from '../club/table-side.js';
 import type { ClubAlert } from '../club/types.js';
@@ -26,6 +26,7 @@ import { type TerminalView, terminalView } from '../web/terminal-state.js';
 import type { EmbeddedBroker } from '../broker/embedded.js';
 import type { LiveAnalysis } from '../dd/live.js';
 import { startWatchdog, type Watchdog } from './watchdog.js';
+import { isoNow } from '../formats/iso-time.js';
 
 /** A part of the daemon with a lifetime: hardware, scanner, feed, web view. */
 export interface Extension {
@@ -208,7 +209,7 @@ export class Controller {
     const club = this.club!;
     const c = this.opts.config;
     const d = decideScan({
-      code: (tray as { code: string }).code, seq: tray.seq, at: tray.at ?? new Date().toISOString(), session: club.session, table: c.table.id,
+      code: (tray as { code: string }).code, seq: tray.seq, at: tray.at ?? isoNow(), session: club.session, table: c.table.id,
       variant: c.variant, records: club.records, assignment: club.assignment, inPlay: ctx.inPlay, played: club.played,
     });
     this.lastScan = d;
@@ -282,7 +283,7 @@ export class Controller {
       embargo: c.feed.embargo, tableOptions: { variant: c.variant },
       // The club's agreed game (config `score`): the game length and variations the `state`'s score is kept by.
       scoreOptions: c.score,
-      onCommand: (cmd) => this.command(cmd), logger: this.log as unknown as FeedLogger,
+      onCommand: (cmd) => this.command(cmd), logger: this.log,
       session: this.journal.session,
       directorEvents: this.club !== null && c.club.events !== false,
       clubSession: this.club ? { session: this.club.session, trays: this.clubTrays, onMessage: (m) => this.onClubMessage(m) } : undefined,
@@ -349,7 +350,7 @@ export class Controller {
       schema: 1, type: 'tenace.alert', kind: 'director-call', session: this.club?.session ?? this.journal.session,
       table: this.opts.config.table.id, ...(r?.board !== undefined ? { board: r.board } : {}),
       ...(this.club?.assignment ? { round: this.club.assignment.round } : {}),
-      message: `Table ${this.opts.config.table.id} calls the director${ev.seat ? ` (${ev.seat})` : ''}: ${reason}`, seq: ev.seq, at: ev.at ?? new Date().toISOString(),
+      message: `Table ${this.opts.config.table.id} calls the director${ev.seat ? ` (${ev.seat})` : ''}: ${reason}`, seq: ev.seq, at: ev.at ?? isoNow(),
     };
     this.log.warn({ seq: ev.seq, reason }, alert.message);
     this.feed?.publishClubAlert(alert, ev.seq);

@@ -6,7 +6,7 @@
 import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Logger } from 'pino';
+import type { Logger } from '../config/logger.js';
 import { parseConfig, formatConfigErrors } from '../config/load.js';
 import type { TableEvent } from '../formats/table-log.js';
 import type { UnstampedEvent } from '../journal/index.js';

@@ -34,7 +34,7 @@ export interface DeliveryMark {
   set(seq: number): Promise<void>;
 }
 
-/** Logger shape shared with pino (`logger.warn({ err }, 'text')`). */
+/** The logging the feed needs (`logger.warn({ err }, "text")`); the daemons' Logger satisfies it. */
 export interface FeedLogger {
   debug(obj: object, msg?: string): void;
   info(obj: object, msg?: string): void;

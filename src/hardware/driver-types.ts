@@ -156,7 +156,7 @@ export interface DriverStats {
   listenerErrors: number;
 }
 
-/** pino-compatible logger subset. */
+/** The logging the driver needs; the daemons' Logger (config/logger.ts) satisfies it. */
 export interface Logger {
   debug(obj: object, msg?: string): void;
   info(obj: object, msg?: string): void;

@@ -10,6 +10,7 @@ import type { EventEmitter } from 'node:events';
 import { HidKeyboardDecoder } from './hid-keyboard.js';
 import { ReopeningScanner } from './scanner-serial.js';
 import { MAX_SCAN_LENGTH, printableScan } from './tray-code.js';
+import { isoNow } from '../formats/iso-time.js';
 
 /** The part of node-hid's HIDAsync we use (so tests can pass a fake). */
 export interface HidDevice extends EventEmitter {
@@ -97,7 +98,7 @@ export class HidScanner extends ReopeningScanner {
       if (scan.overflow) {
         this.stats.errors++;
         this.emit('scan-error', {
-          type: 'scan-error', problem: 'too-long', source: this.source, at: new Date().toISOString(),
+          type: 'scan-error', problem: 'too-long', source: this.source, at: isoNow(),
           error: `bad or unreadable scan: longer than ${this.maxLength} characters (does the scanner end each scan with Enter?)`,
           text: printableScan(scan.text),
         });

@@ -12,6 +12,7 @@ import { InterByteTimeoutParser } from '@serialport/parser-inter-byte-timeout';
 import { SerialPortStream, type OpenOptions } from '@serialport/stream';
 import type { TrayEvent } from '../formats/table-log.js';
 import { MAX_SCAN_LENGTH, type ScanErrorEvent, printableScan, scanToEvent } from './tray-code.js';
+import { isoNow } from '../formats/iso-time.js';
 
 /** A serialport binding (the OS one, or MockBinding in tests). */
 export type SerialBinding = OpenOptions['binding'];
@@ -268,7 +269,7 @@ export class SerialScanner extends ReopeningScanner {
       error: `bad or unreadable scan: longer than ${this.opts.maxLength} characters (is the scanner's suffix set to ${this.opts.terminator}?)`,
       text: printableScan(head),
       source: this.opts.path,
-      at: new Date().toISOString(),
+      at: isoNow(),
     });
   }
 }

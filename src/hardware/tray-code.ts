@@ -12,6 +12,7 @@
 // canonical code (the check, if any, has been verified and is dropped).
 import type { TrayEvent } from '../formats/table-log.js';
 import { crc8 } from './protocol.js';
+import { isoTime } from '../formats/iso-time.js';
 
 /** Why a scan was refused. `unreadable`: not text a scanner sends for a label (empty, control or
  * non-ASCII bytes, a "no read" message); `bad-code`: text, but not a tray code; `bad-board`: the
@@ -153,6 +154,6 @@ export function printableScan(text: string): string {
 /** Turn the text of one scan into the tray TableEvent, or the scan-error event. */
 export function scanToEvent(text: string, source: string, now: Date = new Date()): TrayEvent | ScanErrorEvent {
   const r = parseTrayCode(text);
-  if (r.ok) return { type: 'tray', code: r.code, at: now.toISOString() };
-  return { type: 'scan-error', problem: r.problem, error: r.error, text: printableScan(text), source, at: now.toISOString() };
+  if (r.ok) return { type: 'tray', code: r.code, at: isoTime(now.getTime()) };
+  return { type: 'scan-error', problem: r.problem, error: r.error, text: printableScan(text), source, at: isoTime(now.getTime()) };
 }

@@ -20,6 +20,7 @@ import { type TableEvent, validateTableEvent } from '../formats/table-log.js';
 import { fsyncDir, writeFileAtomic } from './atomic.js';
 import { type JournalFileContents, SESSION_EXT, SESSION_NAME, readJournalEvents, readJournalFile, tailLooksTorn, truncateDurably } from './file.js';
 import { type JournalLock, lockJournalDir } from './lock.js';
+import { isoTime } from '../formats/iso-time.js';
 
 /** A TableEvent before the journal stamps it: every field but `seq` and `at`. */
 export type UnstampedEvent = TableEvent extends infer T ? (T extends TableEvent ? Omit<T, 'seq' | 'at'> : never) : never;
@@ -220,7 +221,7 @@ export class Journal {
     let event: TableEvent;
     let line: string;
     try {
-      event = { seq: this.seqIssued + 1, at: this.opts.now().toISOString(), ...body } as TableEvent;
+      event = { seq: this.seqIssued + 1, at: isoTime(this.opts.now().getTime()), ...body } as TableEvent;
       const problem = validateTableEvent(event);
       if (problem) return Promise.reject(new JournalError('invalid-event', `journal: event not written: ${problem}`));
       line = JSON.stringify(event) + '\n';

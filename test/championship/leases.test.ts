@@ -1,7 +1,7 @@
 // Partition leases (src/club/director/leases.ts) on both engines: one holder per partition, a dead holder's leases
 // taken once they expire, the partitions shared out fairly as instances come and go.
 import { Writable } from 'node:stream';
-import pino from 'pino';
+import { createLogger } from '../../src/config/logger.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PartitionLeases, fairShare, partitionOf } from '../../src/club/director/leases.js';
 import { DirectorStore } from '../../src/club/director/store.js';
@@ -89,7 +89,7 @@ describe.each(ENGINES)('partition leases on %s', (engine) => {
   it('a store that stops answering is said once an outage, not at every heartbeat; one that outlasts the lease fails the service', async () => {
     const { store, failures } = await setup();
     const lines: string[] = [];
-    const log = pino({ level: 'warn' }, new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } }));
+    const log = createLogger({ log: { level: 'warn' } }, new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } }));
     let down = false;
     const ops = new Proxy(store.leaseOps, {
       get: (t, k) => (k === 'heartbeat' ? async (...a: [string, string, number]) => { if (down) throw new Error('connect ECONNREFUSED'); return t.heartbeat(...a); } : Reflect.get(t, k)),

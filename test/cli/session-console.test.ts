@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 describe('the log of a command at a terminal', () => {
-  it('a pino record becomes one short line: level (unless info), table, message, the rest as k=v; JSON only when not a terminal or --log-json', () => {
+  it('a JSON log record becomes one short line: level (unless info), table, message, the rest as k=v; JSON only when not a terminal or --log-json', () => {
     const rec = JSON.stringify({ level: 'warn', time: '2026-12-04T19:00:00Z', pid: 1, table: 2, bridge: 'sim', err: 'bad file descriptor', msg: 'bridge port closed; reopening' });
     expect(readableLines(rec)).toEqual(['tenace: warn: table 2: bridge port closed; reopening (err=bad file descriptor, bridge=sim)']);
     expect(readableLines(JSON.stringify({ level: 'info', time: 't', pid: 1, msg: 'director running', tables: [1, 2] }))).toEqual(['tenace: director running (tables=[1,2])']);

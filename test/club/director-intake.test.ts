@@ -6,7 +6,7 @@
 // events still go in.
 import { Writable } from 'node:stream';
 import mqtt, { type MqttClient } from 'mqtt';
-import { pino } from 'pino';
+import { createLogger } from '../../src/config/logger.js';
 import { describe, expect, it } from 'vitest';
 import { ALERT_BURST, GAP_WINDOW, INTAKE_LIMITS } from '../../src/club/director/intake.js';
 import { DirectorService } from '../../src/club/director/service.js';
@@ -35,7 +35,7 @@ describe('the director\'s intake is bounded', () => {
     const evil: MqttClient = await mqtt.connectAsync(broker, { clientId: `evil-${club}`, protocolVersion: 4 });
     cleanup.push(() => evil.endAsync());
     const lines: Line[] = [];
-    const log = pino({ level: 'warn' }, new Writable({ write(chunk, _enc, cb) { lines.push(JSON.parse(String(chunk)) as Line); cb(); } }));
+    const log = createLogger({ log: { level: 'warn' } }, new Writable({ write(chunk, _enc, cb) { lines.push(JSON.parse(String(chunk)) as Line); cb(); } }));
     const store = await DirectorStore.open(db.url);
     const s = new DirectorService({ config: testConfig(club, db.url, { mqtt: { url: broker, keepalive: 30, baseTopic: 'tenace', protocolVersion: 5, maxMessageBytes: 262144 } }), log, schedule: SCHEDULE, store, club: STUBS, web: false, requestRetryMs: 400 });
     await s.start();

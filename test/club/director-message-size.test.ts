@@ -3,7 +3,7 @@
 // (its schedule alone 2.8 MB) did exactly that to the director holding partition 0. The director must say so once,
 // leave that message out, and go on: the connection stays up, the next round's assignment still goes out.
 import { Writable } from 'node:stream';
-import { pino } from 'pino';
+import { createLogger } from '../../src/config/logger.js';
 import { describe, expect, it } from 'vitest';
 import { DirectorService } from '../../src/club/director/service.js';
 import { DirectorStore } from '../../src/club/director/store.js';
@@ -28,7 +28,7 @@ describe('the director and the broker\'s message size limit', () => {
     const table = await FakeTable.connect(club, '1', 's1', 1, broker.url);
     cleanup.push(() => table.close());
     const lines: { msg: string; topic?: string; bytes?: number }[] = [];
-    const log = pino({ level: 'warn' }, new Writable({ write(chunk, _enc, cb) { lines.push(JSON.parse(String(chunk))); cb(); } }));
+    const log = createLogger({ log: { level: 'warn' } }, new Writable({ write(chunk, _enc, cb) { lines.push(JSON.parse(String(chunk))); cb(); } }));
     const config = testConfig(club, db.url, { mqtt: { url: broker.url, keepalive: 30, baseTopic: 'tenace', protocolVersion: 5, maxMessageBytes: limit } });
     const store = await DirectorStore.open(db.url);
     const s = new DirectorService({ config, log, schedule: SCHEDULE, store, club: STUBS, web: false, requestRetryMs: 400 });

@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
-import { pino } from 'pino';
+import { createLogger } from '../../src/config/logger.js';
+import type { LogLevel } from '../../src/config/schema.js';
 import { afterEach } from 'vitest';
 import { type ClubFunctions, type DirectorServiceOptions, DirectorService } from '../../src/club/director/service.js';
 import { DirectorState } from '../../src/club/director/state.js';
@@ -58,7 +59,7 @@ export function testConfig(club: string, storeUrl: string, over: Partial<Directo
   };
 }
 
-export const quietLog = pino({ level: process.env.DIRECTOR_TEST_LOG ?? 'silent' });
+export const quietLog = createLogger({ log: { level: (process.env.DIRECTOR_TEST_LOG ?? 'silent') as LogLevel } });
 
 const RANKS = 'AKQJT98765432';
 const SUITS = 'SHDC';

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
-import { pino } from 'pino';
+import { createLogger } from '../../src/config/logger.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClubAlert, RoundAssignment, TrayRecord } from '../../src/club/types.js';
 import { parseConfig } from '../../src/config/load.js';
@@ -29,7 +29,7 @@ async function openController(o: { club: string; table: string; session: string;
     `mqtt: { url: ${JSON.stringify(o.url)} }\nhttp: { port: 0, host: 127.0.0.1 }\n`;
   const parsed = parseConfig(yaml, { env: {} });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-  const c = new Controller({ config: parsed.config, log: pino({ level: 'silent' }), watchdog: noWatchdog });
+  const c = new Controller({ config: parsed.config, log: createLogger({ log: { level: 'silent' } }), watchdog: noWatchdog });
   await c.start();
   return c;
 }

@@ -347,7 +347,7 @@ describe('logger', () => {
     const lines: string[] = [];
     const sink = new Writable({ write(chunk, _enc, cb) { lines.push(...String(chunk).trim().split('\n')); cb(); } });
     const logger = createLogger({ log: { level: 'warn' }, club: { id: 'ely' }, table: { id: '7' } }, sink);
-    const asLog: Log = logger; // the journal's Log interface accepts a pino logger
+    const asLog: Log = logger; // the journal's Log interface accepts the daemons' logger
     asLog.info({ n: 1 }, 'not shown');
     asLog.warn({ mqtt: { password: 'hunter2', url: 'mqtt://x' } }, 'shown');
     expect(lines).toHaveLength(1);

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MqttClient } from 'mqtt';
-import { pino } from 'pino';
+import { createLogger } from '../../src/config/logger.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { Controller } from '../../src/daemon/controller.js';
@@ -53,7 +53,7 @@ describe('in process: a Controller reopened on its journal (issue 12 item 5)', (
     const yaml = `club: { id: ${club} }\ntable: { id: ${table} }\nsession: s1\njournal: { dir: ${JSON.stringify(dir)} }\nmqtt: { url: ${JSON.stringify(URL)} }\nhttp: { port: 0, host: 127.0.0.1 }\nfeed: { embargo: live }\n`;
     const parsed = parseConfig(yaml, { env: {} });
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-    const c = new Controller({ config: parsed.config, log: pino({ level: 'silent' }), watchdog: noWatchdog });
+    const c = new Controller({ config: parsed.config, log: createLogger({ log: { level: 'silent' } }), watchdog: noWatchdog });
     await c.start();
     // The feed subscribes to its requests after announcing itself: once a malformed claim (never applied) is
     // answered, it takes commands.

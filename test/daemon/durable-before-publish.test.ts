@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MqttClient } from 'mqtt';
-import { pino } from 'pino';
+import { createLogger } from '../../src/config/logger.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { Controller } from '../../src/daemon/controller.js';
@@ -27,7 +27,7 @@ describe('durable before published', () => {
     const yaml = `club: { id: ${club} }\ntable: { id: ${id} }\njournal: { dir: ${JSON.stringify(join(base, id))}, fsync: always }\nmqtt: { url: ${JSON.stringify(URL)} }\nhttp: { port: 0, host: 127.0.0.1 }\nfeed: { embargo: live }\n`;
     const parsed = parseConfig(yaml, { env: {} });
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-    const controller = new Controller({ config: parsed.config, log: pino({ level: 'silent' }), watchdog: noWatchdog });
+    const controller = new Controller({ config: parsed.config, log: createLogger({ log: { level: 'silent' } }), watchdog: noWatchdog });
     await controller.start();
     try {
       await waitFor(() => controller.feed?.connected === true, 10_000, 'the feed to connect');

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MqttClient } from 'mqtt';
-import { pino } from 'pino';
+import { createLogger } from '../../src/config/logger.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadLog } from '../../src/cli/load-log.js';
 import { parseConfig } from '../../src/config/load.js';
@@ -64,7 +64,7 @@ async function table(configLines: string, evs: UnstampedEvent[]): Promise<Run> {
   });
   await sub.subscribeAsync([topics.state, topics.response('+')], { qos: 1 });
 
-  const controller = new Controller({ config: parsed.config, log: pino({ level: 'silent' }), watchdog: noWatchdog });
+  const controller = new Controller({ config: parsed.config, log: createLogger({ log: { level: 'silent' } }), watchdog: noWatchdog });
   cleanups.push(async () => {
     await controller.stop();
     for (const t of [topics.status, topics.state, topics.directorState]) await sub.publishAsync(t, '', { qos: 1, retain: true });

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
+import { createLogger } from '../../src/config/logger.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { Controller } from '../../src/daemon/controller.js';
@@ -37,7 +37,7 @@ beforeAll(async () => {
   const yaml = `club: { id: tc }\ntable: { id: "3" }\nvariant: bridge\njournal: { dir: ${JSON.stringify(dir)} }\nmqtt: { url: embedded }\nhttp: { port: 0, host: 127.0.0.1 }\nterminal: { pin: "2468", tries: 3 }\nfeed: { embargo: live }\n`;
   const parsed = parseConfig(yaml, { env: {} });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-  controller = new Controller({ config: parsed.config, log: pino({ level: 'silent' }), watchdog: noWatchdog, protocolVersion: 4 });
+  controller = new Controller({ config: parsed.config, log: createLogger({ log: { level: 'silent' } }), watchdog: noWatchdog, protocolVersion: 4 });
   await controller.start();
   const publish = controller.feed!.publishClubAlert.bind(controller.feed!);
   controller.feed!.publishClubAlert = (a: object, after?: number) => { alerts.push(a); publish(a, after); };

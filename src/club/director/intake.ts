@@ -3,7 +3,7 @@
 // past a gap, rate-limits a table's alerts, and refuses a seq that is not a positive whole number. Every refusal is
 // counted, and logged once per burst with one alert on the director's console naming the table: a flood costs a
 // counter, not a log line, a stored row or a console entry per message.
-import type { Logger } from 'pino';
+import type { Logger } from '../../config/logger.js';
 import type { ClubAlert } from '../types.js';
 
 /** The kinds of message the director takes in, by topic. */

@@ -7,7 +7,7 @@
 // work is spread. Two instances may briefly both follow a table (a lease taken while its old holder is paused): that
 // is safe, because every write is keyed (events by table and seq, results by board, table and round) and writing it twice
 // changes nothing.
-import type { Logger } from 'pino';
+import type { Logger } from '../../config/logger.js';
 import type { LeaseOps } from './store.js';
 
 /** What the leases need to know and do. */

@@ -2,7 +2,7 @@
 // broker connection, each table's fold, and what is derived from the events (results, records, alerts, decisions,
 // assignments), with the timers and flags of the standings, the snapshot and the store.
 import type { MqttClient } from 'mqtt';
-import type { Logger } from 'pino';
+import type { Logger } from '../../config/logger.js';
 import type { TableEvent } from '../../formats/table-log.js';
 import { sessionTopics, tableTopics, type SessionTopics } from '../../feed/topics.js';
 import { ScoreCache, scoreTravellers as realScoreTravellers } from '../scoring/index.js';

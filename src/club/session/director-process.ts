@@ -5,7 +5,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Logger } from 'pino';
+import type { Logger } from '../../config/logger.js';
 import { stringify } from 'yaml';
 import type { Schedule } from '../types.js';
 

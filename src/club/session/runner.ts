@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Logger } from 'pino';
+import type { Logger } from '../../config/logger.js';
 import { startSimulation } from '../../daemon/simulation.js';
 import type { SessionPlan } from './plan.js';
 import { type DirectorProcess, startDirectorProcess } from './director-process.js';

@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Logger } from 'pino';
+import type { Logger } from '../../config/logger.js';
 import type { TableEvent } from '../../formats/table-log.js';
 import { type DeckFile, virtualDeck, writeDeckFile } from '../../hardware/deck.js';
 import { FirmwareEmulator, ptyLink } from '../../hardware/emulator.js';

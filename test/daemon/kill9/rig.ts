@@ -68,7 +68,7 @@ export async function buildDaemon(dir: string): Promise<DaemonBuild> {
  */
 export const SYNC_MESSAGES: readonly string[] = ['replay applied', 'snapshot reconciled (order unknown)', 'snapshot reconciled'];
 
-/** One pino line of the daemon's stdout. */
+/** One JSON log line of the daemon's stdout. */
 export interface LogLine {
   level?: string;
   msg?: string;
