@@ -38,15 +38,16 @@ function errorField(e: unknown, depth = 0): unknown {
 const CENSOR = '[redacted]';
 
 /**
- * A copy of a record without the broker password: `password` at the top or one or two levels down (a config or an
- * MQTT options object logged whole). The record itself is not changed.
+ * A copy of a record without the broker password: `password` at the top or one or two levels down, in objects or
+ * lists (a config or an MQTT options object logged whole). The record itself is not changed.
  */
 function redacted(v: unknown, depth: number): unknown {
-  if (typeof v !== 'object' || v === null || Array.isArray(v) || depth > 2) return v;
+  if (typeof v !== 'object' || v === null || ArrayBuffer.isView(v) || depth > 2) return v;
   let copy: Record<string, unknown> | null = null;
   for (const [k, x] of Object.entries(v)) {
     const y = k === 'password' ? CENSOR : redacted(x, depth + 1);
-    if (y !== x) (copy ??= { ...(v as Record<string, unknown>) })[k] = y;
+    // A list is copied as a list: its entries are keyed "0", "1"... here as in Object.entries.
+    if (y !== x) (copy ??= (Array.isArray(v) ? [...v] : { ...v }) as Record<string, unknown>)[k] = y;
   }
   return copy ?? v;
 }

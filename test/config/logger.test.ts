@@ -58,12 +58,16 @@ describe('the daemons\' logger', () => {
     ]);
   });
 
-  it('hides the broker password at the top and two levels down, without changing what was logged', () => {
+  it('hides the broker password at the top and two levels down, in objects or lists, without changing what was logged', () => {
     const r = recorder();
-    const opts = { password: 'a', mqtt: { password: 'b', tls: { password: 'c' } }, url: 'mqtt://x' };
+    const opts = { password: 'a', mqtt: { password: 'b', tls: { password: 'c' } }, brokers: [{ password: 'd', url: 'mqtt://y' }], url: 'mqtt://x' };
     createLogger({}, r.dest).info(opts, 'connecting');
-    expect(JSON.parse(r.lines[0])).toMatchObject({ password: '[redacted]', mqtt: { password: '[redacted]', tls: { password: '[redacted]' } }, url: 'mqtt://x' });
-    expect(opts).toEqual({ password: 'a', mqtt: { password: 'b', tls: { password: 'c' } }, url: 'mqtt://x' });
+    expect(JSON.parse(r.lines[0])).toMatchObject({
+      password: '[redacted]', mqtt: { password: '[redacted]', tls: { password: '[redacted]' } }, brokers: [{ password: '[redacted]', url: 'mqtt://y' }], url: 'mqtt://x',
+    });
+    expect(opts).toEqual({ password: 'a', mqtt: { password: 'b', tls: { password: 'c' } }, brokers: [{ password: 'd', url: 'mqtt://y' }], url: 'mqtt://x' });
+    createLogger({}, r.dest).info({ frame: Buffer.from('password') }, 'raw');
+    expect(JSON.parse(r.lines[1]).frame).toEqual({ type: 'Buffer', data: [...Buffer.from('password')] });
   });
 
   it('writes an err as its type, message and stack, and an error made for the operator as its sentence alone', () => {
